@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite: the default build (CUDA where the toolkit is present; GPU
+# tests skip without a GPU) and a second build of the GPU layer against the HIP headers, so the
+# AMD host path keeps compiling.
+#   scripts/test.sh            everything
+#   scripts/test.sh -L gpu     extra arguments go to ctest (here: only GPU tests)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+[[ -d /usr/local/cuda/bin ]] && export PATH="/usr/local/cuda/bin:$PATH"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOETUNE_GPU="${MOETUNE_GPU:-auto}"
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs" "$@"
+
+if [[ -f /usr/include/hip/hip_runtime_api.h || -f /opt/rocm/include/hip/hip_runtime_api.h ]] && [[ $# -eq 0 ]]; then
+  cmake -S . -B build-hip -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOETUNE_GPU=hip -DMOETUNE_BUILD_TESTS=OFF
+  cmake --build build-hip -j "$jobs" --target moetune_gpu
+  echo "HIP build OK"
+fi

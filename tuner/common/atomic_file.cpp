@@ -1,0 +1,60 @@
+#include "common/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace moetune {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const char* what, int err) {
+    throw std::runtime_error("cannot write " + path.string() + ": " + what + ": " + std::strerror(err));
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
+    int fd = ::mkstemp(tmpl.data());
+    if (fd < 0) fail(path, "creating temporary file", errno);
+
+    const char* p = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int err = errno;
+            ::close(fd);
+            ::unlink(tmpl.c_str());
+            fail(path, "writing", err);
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    // mkstemp creates 0600; a table is an ordinary file.
+    ::fchmod(fd, 0644);
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        int err = errno;
+        ::unlink(tmpl.c_str());
+        fail(path, "flushing", err);
+    }
+    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+        int err = errno;
+        ::unlink(tmpl.c_str());
+        fail(path, "renaming into place", err);
+    }
+    // Persist the rename itself.
+    int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+}  // namespace moetune
