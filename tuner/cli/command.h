@@ -16,5 +16,7 @@ struct Command {
 Command add_check_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_missing_command(CLI::App& parent);
+Command add_candidates_command(CLI::App& parent);
+Command add_devices_command(CLI::App& parent);
 
 }  // namespace moetune::cli

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
         add_check_command(app),
         add_merge_command(app),
         add_missing_command(app),
+        add_candidates_command(app),
+        add_devices_command(app),
     };
 
     try {

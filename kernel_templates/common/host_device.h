@@ -1,0 +1,52 @@
+#pragma once
+// What lets one header be compiled by the host C++ compiler, by nvcc/NVRTC and by hipcc/hipRTC:
+// the per-element MX math (mx_types.h, synthetic.h) is shared by the CPU reference and the GPU
+// kernels, so both produce the same bits. Under NVRTC/hipRTC no standard library header is
+// available, hence the builtin-typed aliases below instead of <cstdint>.
+
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP_DEVICE_COMPILE__) || defined(__CUDACC_RTC__) || \
+    defined(__HIPCC_RTC__)
+#define MOETUNE_HD __host__ __device__ inline
+#else
+#define MOETUNE_HD inline
+#endif
+
+// True in the device pass of nvcc/NVRTC/hipcc/hipRTC: device intrinsics are usable there.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define MOETUNE_DEVICE_PASS 1
+#else
+#define MOETUNE_DEVICE_PASS 0
+#endif
+
+typedef unsigned char moetune_u8;
+typedef unsigned short moetune_u16;
+typedef unsigned int moetune_u32;
+typedef unsigned long long moetune_u64;
+typedef int moetune_i32;
+
+#if !MOETUNE_DEVICE_PASS && !defined(__CUDACC_RTC__) && !defined(__HIPCC_RTC__)
+static_assert(sizeof(moetune_u16) == 2 && sizeof(moetune_u32) == 4 && sizeof(moetune_u64) == 8,
+              "the MX bit manipulation assumes 16/32/64-bit unsigned short/int/long long");
+#endif
+
+// Bit casts between float and its IEEE-754 bits. The host path uses __builtin_memcpy (gcc, clang
+// and the nvcc host pass all have it) so that no header is needed.
+MOETUNE_HD moetune_u32 mx_bits_of(float x) {
+#if MOETUNE_DEVICE_PASS
+    return __float_as_uint(x);
+#else
+    moetune_u32 u;
+    __builtin_memcpy(&u, &x, sizeof u);
+    return u;
+#endif
+}
+
+MOETUNE_HD float mx_float_of(moetune_u32 u) {
+#if MOETUNE_DEVICE_PASS
+    return __uint_as_float(u);
+#else
+    float x;
+    __builtin_memcpy(&x, &u, sizeof x);
+    return x;
+#endif
+}

@@ -1,0 +1,73 @@
+#pragma once
+// Global-memory access of the MoE kernels: vector loads of weights (optionally non-temporal, so a
+// weight stream that is read once does not evict the activations from L2), and the packed bf16
+// atomic add of stage 2's atomic mode.
+#include "host_device.h"
+#include "mx_types.h"
+
+struct mx_u32x4 {
+    moetune_u32 x, y, z, w;
+};
+
+// 16 bytes from a 16-byte aligned address. NON_TEMPORAL: streaming (evict-first) cache policy.
+template <bool NON_TEMPORAL>
+__device__ inline mx_u32x4 mx_load16(const void* p) {
+    mx_u32x4 v;
+#if defined(__CUDA_ARCH__)
+    if (NON_TEMPORAL) {
+        asm volatile("ld.global.cs.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    } else {
+        asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    }
+#else
+    const moetune_u32* q = static_cast<const moetune_u32*>(p);
+    if (NON_TEMPORAL) {
+        v.x = __builtin_nontemporal_load(q + 0);
+        v.y = __builtin_nontemporal_load(q + 1);
+        v.z = __builtin_nontemporal_load(q + 2);
+        v.w = __builtin_nontemporal_load(q + 3);
+    } else {
+        v.x = q[0];
+        v.y = q[1];
+        v.z = q[2];
+        v.w = q[3];
+    }
+#endif
+    return v;
+}
+
+__device__ inline moetune_u32 mx_u32x4_get(const mx_u32x4& v, int i) {
+    return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// 8 bytes (two words) from an 8-byte aligned address, read-only cached path.
+__device__ inline void mx_load8(const void* p, moetune_u32& lo, moetune_u32& hi) {
+    const moetune_u32* q = static_cast<const moetune_u32*>(p);
+#if defined(__CUDA_ARCH__)
+    asm volatile("ld.global.nc.v2.u32 {%0,%1}, [%2];\n" : "=r"(lo), "=r"(hi) : "l"(q));
+#else
+    lo = q[0];
+    hi = q[1];
+#endif
+}
+
+// out[0..1] += {x, y} as packed bf16 (one 32-bit word). Hopper has a native packed bf16 reduction;
+// elsewhere a compare-and-swap loop on the word.
+__device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float y) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const moetune_u32 packed = moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+    asm volatile("red.global.add.noftz.bf16x2 [%0], %1;\n" ::"l"(out), "r"(packed) : "memory");
+#else
+    moetune_u32* word = reinterpret_cast<moetune_u32*>(out);
+    moetune_u32 old = *word, assumed;
+    do {
+        assumed = old;
+        const float lo = mx_bf16_to_float((unsigned short)(assumed & 0xFFFFu)) + x;
+        const float hi = mx_bf16_to_float((unsigned short)(assumed >> 16)) + y;
+        const moetune_u32 next = moetune_u32(mx_float_to_bf16(lo)) | (moetune_u32(mx_float_to_bf16(hi)) << 16);
+        old = atomicCAS(word, assumed, next);
+    } while (old != assumed);
+#endif
+}

@@ -1,0 +1,154 @@
+#pragma once
+// The main loop shared by both MoE stages: one warp computes a TILE_M x WARP_N block of
+//   C[m, n] = sum over 32-blocks kb of  sa[m, kb] * sw[n, kb] * (A[m, kb-block] . W[n, kb-block])
+// for MXFP8 activations A (rows gathered through the sorted routing) and MXFP4 weights W of one
+// expert, with FP32 accumulation. The per-block scales are applied to each 16x8x32 tensor-core
+// partial product, which covers exactly one 32-wide MX block.
+//
+// Weight layout "mma_k128" (made on the host by tuner/formats/mma_layout.h): per expert, for each
+// group of 8 rows (n8) and each 128-wide K chunk (k128), 32 lanes x 16 bytes, lane (g, t) holding
+// row n8*8+g, and for each of the 4 MX blocks of the chunk the 4 bytes (8 FP4 values) at k 8t..8t+7.
+// One coalesced 512-byte warp load thus fills the B fragments of 4 tensor-core steps.
+// Weight scales stay row-major [N, K/32] (rows in the same order as the weight rows).
+#include "host_device.h"
+#include "memory.h"
+#include "mma_fp8.h"
+#include "mx_types.h"
+
+template <int WARP_M, int WARP_N, int PIPE, bool NON_TEMPORAL>
+struct MxMoeWarpGemm {
+    static constexpr int MT = WARP_M / 16;   // 16-row tensor-core tiles
+    static constexpr int NJ = WARP_N / 8;    // 8-column tensor-core tiles
+    static_assert(WARP_M % 16 == 0 && WARP_N % 8 == 0, "warp tile must be a whole number of 16x8 MMA tiles");
+
+    float acc[MT][NJ][4];
+
+    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; act_row: the activation row of each of
+    // the warp's WARP_M rows (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
+    // w_scale: this expert's [N, K/32]; n0: first weight row of this warp (a multiple of 8).
+    __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
+                        const int* act_row, const unsigned char* __restrict__ w,
+                        const unsigned char* __restrict__ w_scale, int n0, int K) {
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        const int k128_count = K / 128;
+        const int k32_count = K / 32;
+
+        for (int i = 0; i < MT; ++i)
+            for (int j = 0; j < NJ; ++j)
+                for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+
+        // The weight vectors of PIPE consecutive K chunks (PIPE * NJ independent 16-byte loads per
+        // lane) are issued together, then multiplied. Latency is hidden by those loads in flight
+        // plus the other resident warps; a second in-register buffer cost more registers (and so
+        // occupancy) than it gave.
+        for (int chunk0 = 0; chunk0 < k128_count; chunk0 += PIPE) {
+            mx_u32x4 wv[PIPE][NJ];
+            load_weights(wv, w, n0, chunk0, k128_count, lane);
+#pragma unroll
+            for (int p = 0; p < PIPE; ++p) {
+                const int k128 = chunk0 + p;
+                if (k128 < k128_count) compute_chunk(wv[p], act, act_scale, act_row, w_scale, n0, K, k32_count, k128, g, t);
+            }
+        }
+    }
+
+private:
+    __device__ static void load_weights(mx_u32x4 (&dst)[PIPE][NJ], const unsigned char* __restrict__ w, int n0,
+                                        int chunk0, int k128_count, int lane) {
+#pragma unroll
+        for (int p = 0; p < PIPE; ++p) {
+            const int k128 = chunk0 + p;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) {
+                if (k128 < k128_count) {
+                    const long long n8 = n0 / 8 + j;
+                    dst[p][j] = mx_load16<NON_TEMPORAL>(w + ((n8 * k128_count + k128) * 32 + lane) * 16);
+                } else {
+                    dst[p][j] = mx_u32x4{0, 0, 0, 0};
+                }
+            }
+        }
+    }
+
+    __device__ inline void compute_chunk(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act,
+                                         const unsigned char* __restrict__ act_scale, const int* act_row,
+                                         const unsigned char* __restrict__ w_scale, int n0, int K, int k32_count,
+                                         int k128, int g, int t) {
+        // Scales of the 4 MX blocks of this chunk: one 32-bit word per row (byte kb = block kb).
+        moetune_u32 sw_word[NJ][2];
+#pragma unroll
+        for (int j = 0; j < NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const long long n = n0 + 8 * j + 2 * t + c;
+                sw_word[j][c] = *reinterpret_cast<const moetune_u32*>(w_scale + n * k32_count + k128 * 4);
+            }
+        int act_rows[MT][2];
+        moetune_u32 sa_word[MT][2];
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                act_rows[i][h] = act_row[16 * i + g + 8 * h];
+                sa_word[i][h] = act_rows[i][h] < 0 ? 0u
+                                : *reinterpret_cast<const moetune_u32*>(act_scale + (long long)act_rows[i][h] * k32_count + k128 * 4);
+            }
+
+        // Not unrolled: unrolling hoists all four blocks' operand loads and runs out of registers.
+#pragma unroll 1
+        for (int kb = 0; kb < 4; ++kb) {
+            moetune_u32 b[NJ][2];
+            float sw[NJ][2];
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) {
+                const moetune_u32 packed = mx_u32x4_get(wv[j], kb);
+                b[j][0] = mx_widen_e2m1x4_to_e4m3(packed & 0xFFFFu);
+                b[j][1] = mx_widen_e2m1x4_to_e4m3(packed >> 16);
+                sw[j][0] = mx_e8m0_to_float((sw_word[j][0] >> (8 * kb)) & 0xFFu);
+                sw[j][1] = mx_e8m0_to_float((sw_word[j][1] >> (8 * kb)) & 0xFFu);
+            }
+#pragma unroll
+            for (int i = 0; i < MT; ++i) {
+                moetune_u32 a[4];
+                float sa[2];
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int r = act_rows[i][h];
+                    if (r >= 0) {
+                        moetune_u32 lo, hi;
+                        mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
+                        a[h] = lo;
+                        a[2 + h] = hi;
+                    } else {
+                        a[h] = 0u;
+                        a[2 + h] = 0u;
+                    }
+                    sa[h] = mx_e8m0_to_float((sa_word[i][h] >> (8 * kb)) & 0xFFu);
+                }
+#pragma unroll
+                for (int j = 0; j < NJ; ++j) {
+                    float part[4] = {0.f, 0.f, 0.f, 0.f};
+                    mx_mma_e4m3_16x8x32(part, a, b[j]);
+                    acc[i][j][0] += part[0] * (sa[0] * sw[j][0]);
+                    acc[i][j][1] += part[1] * (sa[0] * sw[j][1]);
+                    acc[i][j][2] += part[2] * (sa[1] * sw[j][0]);
+                    acc[i][j][3] += part[3] * (sa[1] * sw[j][1]);
+                }
+            }
+        }
+    }
+};
+
+// Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory: the token of each
+// row (-1 for padding, whose token field is M) and its top-k slot.
+template <int TILE_M>
+__device__ inline void mx_load_sorted_rows(const int* __restrict__ sorted_token_ids, int first, int tokens,
+                                           int* token_of_row, int* slot_of_row) {
+    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x)) {
+        const int id = sorted_token_ids[first + r];
+        const int token = id & 0xFFFFFF;
+        token_of_row[r] = token < tokens ? token : -1;
+        slot_of_row[r] = id >> 24;
+    }
+}

@@ -1,0 +1,158 @@
+// AITER moe_sorting (aiter-fmoe-format.md §5) on the GPU, equal entry for entry to the CPU
+// moe_sorting_cpu: experts in ascending id order, within an expert the (token, slot) entries in
+// ascending order, each expert's segment padded to a multiple of block_m with (topk << 24) | M and
+// weight 0; experts without tokens get no blocks. It runs inside every timed MoE, so it is built
+// for M up to 16384 x topk 8 without losing that determinism:
+//
+//   moe_sort_count    one block per chunk of THREADS*ITEMS routing entries: the chunk's per-expert
+//                     histogram -> chunk_counts[chunk][expert]. Spare blocks zero moe_buf (stage 2's
+//                     atomic mode accumulates into it).
+//   moe_sort_scatter  one block per chunk again: every block reads the whole (small) histogram
+//                     table, so it knows each expert's start and how many entries of that expert
+//                     earlier chunks hold; then it places its entries in order, ITEMS rounds of
+//                     THREADS entries, each entry's rank among the same expert found by comparing
+//                     with the earlier entries of its round. No atomics decide a position, so the
+//                     output is the same on every run. Block 0 also writes the padding, the block
+//                     -> expert table, num_valid_ids and the unused tail (sentinel entries with
+//                     weight 0, expert id -1, as the CPU sort and AITER's torch reference do).
+//
+// Entries whose expert id is outside [0, experts) are dropped (routing is validated on the host;
+// this only keeps a bad id from writing out of bounds).
+#include "common/host_device.h"
+
+struct alignas(16) moe_sort_zero16 {
+    unsigned x, y, z, w;
+};
+
+__device__ inline bool moe_sort_valid_expert(int e, int experts) { return e >= 0 && e < experts; }
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) moe_sort_count(const int* __restrict__ topk_ids, int entries, int experts,
+                                                          int num_chunks, int* __restrict__ chunk_counts,
+                                                          unsigned char* __restrict__ moe_buf,
+                                                          unsigned long long moe_buf_bytes) {
+    extern __shared__ int histogram[];  // [experts]
+    const int chunk = blockIdx.x;
+    if (chunk < num_chunks) {
+        for (int e = threadIdx.x; e < experts; e += THREADS) histogram[e] = 0;
+        __syncthreads();
+        const int base = chunk * THREADS * ITEMS;
+        for (int j = 0; j < ITEMS; ++j) {
+            const int i = base + j * THREADS + threadIdx.x;
+            if (i < entries) {
+                const int e = topk_ids[i];
+                if (moe_sort_valid_expert(e, experts)) atomicAdd(&histogram[e], 1);
+            }
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < experts; e += THREADS) chunk_counts[chunk * experts + e] = histogram[e];
+    }
+
+    // moe_buf is cudaMalloc'ed (256-byte aligned): 16-byte stores, then the odd tail bytes.
+    const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
+    const unsigned long long first = (unsigned long long)blockIdx.x * THREADS + threadIdx.x;
+    const unsigned long long vectors = moe_buf_bytes / 16;
+    moe_sort_zero16* v = (moe_sort_zero16*)moe_buf;
+    for (unsigned long long k = first; k < vectors; k += stride) v[k] = moe_sort_zero16{0, 0, 0, 0};
+    for (unsigned long long k = vectors * 16 + first; k < moe_buf_bytes; k += stride) moe_buf[k] = 0;
+}
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) moe_sort_scatter(
+    const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens, int topk, int experts,
+    int block_m, int num_chunks, const int* __restrict__ chunk_counts, int max_num_tokens_padded,
+    int max_num_m_blocks, int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
+    int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids) {
+    extern __shared__ int shared[];
+    int* expert_start = shared;             // [experts] first position of the expert's segment
+    int* expert_count = shared + experts;   // [experts] entries of the expert, all chunks
+    int* cursor = shared + 2 * experts;     // [experts] next position for this chunk's entries
+    __shared__ int round_experts[THREADS];  // the current round's expert ids (-1: no entry)
+    __shared__ int scan[THREADS];
+
+    const int entries = tokens * topk;
+    const int chunk = blockIdx.x;
+    const int tid = threadIdx.x;
+
+    // 1. Each thread owns a contiguous run of experts: totals over all chunks and over the chunks
+    //    before this one, then an exclusive scan of the padded totals gives the segment starts.
+    const int per_thread = (experts + THREADS - 1) / THREADS;
+    const int e_begin = min(experts, tid * per_thread);
+    const int e_end = min(experts, e_begin + per_thread);
+    int padded_sum = 0;
+    for (int e = e_begin; e < e_end; ++e) {
+        int before = 0, total = 0;
+        for (int c = 0; c < num_chunks; ++c) {
+            const int n = chunk_counts[c * experts + e];
+            total += n;
+            before += c < chunk ? n : 0;
+        }
+        expert_count[e] = total;
+        cursor[e] = before;
+        padded_sum += (total + block_m - 1) / block_m * block_m;
+    }
+    scan[tid] = padded_sum;
+    __syncthreads();
+    for (int offset = 1; offset < THREADS; offset *= 2) {
+        const int add = tid >= offset ? scan[tid - offset] : 0;
+        __syncthreads();
+        scan[tid] += add;
+        __syncthreads();
+    }
+    int start = scan[tid] - padded_sum;
+    for (int e = e_begin; e < e_end; ++e) {
+        expert_start[e] = start;
+        cursor[e] += start;
+        start += (expert_count[e] + block_m - 1) / block_m * block_m;
+    }
+    const int used = scan[THREADS - 1];
+    __syncthreads();
+
+    // 2. Block 0: everything that is not a routed entry.
+    if (chunk == 0) {
+        const int sentinel = (topk << 24) | tokens;
+        if (tid == 0) {
+            num_valid_ids[0] = used;
+            num_valid_ids[1] = tokens;
+        }
+        for (int e = e_begin; e < e_end; ++e) {
+            const int begin = expert_start[e];
+            const int padded = (expert_count[e] + block_m - 1) / block_m * block_m;
+            for (int p = begin + expert_count[e]; p < begin + padded; ++p) {
+                sorted_token_ids[p] = sentinel;
+                sorted_weights[p] = 0.0f;
+            }
+            for (int b = begin / block_m; b < (begin + padded) / block_m; ++b) sorted_expert_ids[b] = e;
+        }
+        for (int p = used + tid; p < max_num_tokens_padded; p += THREADS) {
+            sorted_token_ids[p] = sentinel;
+            sorted_weights[p] = 0.0f;
+        }
+        for (int b = used / block_m + tid; b < max_num_m_blocks; b += THREADS) sorted_expert_ids[b] = -1;
+    }
+
+    // 3. This chunk's entries, in order, ITEMS rounds of THREADS.
+    const int base = chunk * THREADS * ITEMS;
+    for (int j = 0; j < ITEMS; ++j) {
+        const int i = base + j * THREADS + tid;
+        int e = i < entries ? topk_ids[i] : -1;
+        if (!moe_sort_valid_expert(e, experts)) e = -1;
+        round_experts[tid] = e;
+        __syncthreads();
+        int rank = 0;
+        bool last = true;
+        for (int k = 0; k < THREADS; ++k) {
+            const bool same = round_experts[k] == e;
+            rank += (same && k < tid) ? 1 : 0;
+            last = last && !(same && k > tid);
+        }
+        if (e >= 0) {
+            const int p = cursor[e] + rank;
+            sorted_token_ids[p] = ((i % topk) << 24) | (i / topk);
+            sorted_weights[p] = topk_weights[i];
+        }
+        __syncthreads();  // every thread has read cursor[] for this round
+        if (e >= 0 && last) cursor[e] += rank + 1;
+        __syncthreads();  // cursor[] and round_experts[] are ready for the next round
+    }
+}

@@ -1,0 +1,143 @@
+// MoE stage 1: for each block of sorted rows (one expert), gate/up GEMM of the MXFP8 activations
+// with the expert's MXFP4 W1 (gate/up interleaved in 16-row groups), then SiLU(gate) * up.
+// Output [M*topk, inter] (row token*topk + slot) as bf16, or -- FUSE_FP8 -- as MXFP8 values plus
+// e8m0 scales [M*topk, inter/32], ready for stage 2 without a separate quantisation pass.
+//
+// Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
+//   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128)
+//   TILE_N   W1 rows (gate+up, interleaved) per CTA
+//   WARPS_M x WARPS_N  warps per CTA; warp (wm, wn) owns rows wm*TILE_M/WARPS_M.. and W1 rows
+//            wn*TILE_N/WARPS_N.. of the tile
+//   PIPE     128-wide K chunks per weight prefetch group (tile_k = 128 * PIPE); two groups are
+//            in flight per warp (the one being multiplied and the next)
+//   NON_TEMPORAL  stream the weights past L2 (evict-first)
+//   FUSE_FP8 quantise the output to MXFP8 in the epilogue
+#include "common/host_device.h"
+#include "common/moe_gemm.h"
+#include "common/mx_types.h"
+
+struct MoeStage1Args {
+    const unsigned char* act;        // [M, model_dim] e4m3fn
+    const unsigned char* act_scale;  // [M, model_dim/32] e8m0
+    const unsigned char* w1;         // [E] x mma_k128 tiles of [2*inter (GU16-interleaved), model_dim]
+    const unsigned char* w1_scale;   // [E, 2*inter (GU16-interleaved), model_dim/32] e8m0
+    const int* sorted_token_ids;
+    const int* sorted_expert_ids;
+    const int* num_valid_ids;
+    void* out;                       // bf16 or e4m3fn [M*topk, inter]
+    unsigned char* out_scale;        // FUSE_FP8: [M*topk, inter/32] e8m0
+    int tokens;
+    int topk;
+    int model_dim;
+    int inter_dim;
+};
+
+__device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
+
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, bool FUSE_FP8>
+__device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
+    constexpr int WARP_M = TILE_M / WARPS_M;
+    constexpr int WARP_N = TILE_N / WARPS_N;
+    static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
+    static_assert(TILE_N % WARPS_N == 0 && WARP_N % 32 == 0, "a warp covers whole gate/up groups (32 W1 rows)");
+    static_assert(!FUSE_FP8 || WARP_N % 64 == 0, "fused MXFP8 output needs 32 whole output columns per warp");
+
+    const int row0 = int(blockIdx.x) * TILE_M;
+    if (row0 >= args.num_valid_ids[0]) return;
+    const int expert = args.sorted_expert_ids[blockIdx.x];
+
+    // Stage 1 reads activation row `token`: the token table is the activation-row table.
+    __shared__ int token_of_row[TILE_M];
+    __shared__ int slot_of_row[TILE_M];
+    mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
+    __syncthreads();
+
+    const int K = args.model_dim;
+    const long long n_rows = 2LL * args.inter_dim;
+    const unsigned char* w = args.w1 + (long long)expert * n_rows * (K / 2);
+    const unsigned char* ws = args.w1_scale + (long long)expert * n_rows * (K / 32);
+    const int warp = int(threadIdx.x) >> 5;
+    const int m0 = (warp / WARPS_N) * WARP_M;
+    const int n0 = int(blockIdx.y) * TILE_N + (warp % WARPS_N) * WARP_N;
+
+    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL> gemm;
+    gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K);
+
+    // Epilogue. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
+    // same output columns, i.e. n8 tiles (4p, 4p+1) are gate and (4p+2, 4p+3) are up for columns
+    // col0 + 16p + 8q + 2t + c.
+    const int lane = int(threadIdx.x) & 31;
+    const int g = lane >> 2, t = lane & 3;
+    const int col0 = n0 / 2;
+    const int inter = args.inter_dim;
+    constexpr int GROUPS = WARP_N / 32;
+#pragma unroll
+    for (int i = 0; i < WARP_M / 16; ++i) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = m0 + 16 * i + g + 8 * h;
+            const int token = token_of_row[r];
+            const long long out_row = (long long)token * args.topk + slot_of_row[r];
+            float v[GROUPS][2][2];
+#pragma unroll
+            for (int p = 0; p < GROUPS; ++p)
+#pragma unroll
+                for (int q = 0; q < 2; ++q)
+#pragma unroll
+                    for (int c = 0; c < 2; ++c)
+                        // Rounded to bf16 as the unfused path stores it, so both paths quantise the same values.
+                        v[p][q][c] = mx_round_to_bf16(moetune_silu(gemm.acc[i][4 * p + q][2 * h + c]) *
+                                                      gemm.acc[i][4 * p + 2 + q][2 * h + c]);
+            if constexpr (FUSE_FP8) {
+                // One MX block = 32 columns = two gate/up groups; its 32 values sit in the 4 lanes
+                // of this row (t = 0..3), 8 each.
+#pragma unroll
+                for (int b = 0; b < GROUPS / 2; ++b) {
+                    float amax = 0.f;
+#pragma unroll
+                    for (int p = 2 * b; p < 2 * b + 2; ++p)
+#pragma unroll
+                        for (int q = 0; q < 2; ++q)
+#pragma unroll
+                            for (int c = 0; c < 2; ++c) amax = fmaxf(amax, fabsf(v[p][q][c]));
+                    amax = fmaxf(amax, mx_shfl_xor(amax, 1));
+                    amax = fmaxf(amax, mx_shfl_xor(amax, 2));
+                    const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+                    if (token < 0) continue;
+                    unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
+#pragma unroll
+                    for (int p = 2 * b; p < 2 * b + 2; ++p)
+#pragma unroll
+                        for (int q = 0; q < 2; ++q) {
+                            const int col = col0 + 16 * p + 8 * q + 2 * t;
+                            const unsigned short pair = (unsigned short)(mx_quantize_mxfp8_element(v[p][q][0], scale) |
+                                                                         (mx_quantize_mxfp8_element(v[p][q][1], scale) << 8));
+                            *reinterpret_cast<unsigned short*>(out + col) = pair;
+                        }
+                    if (t == 0) args.out_scale[out_row * (inter / 32) + (col0 + 32 * b) / 32] = scale;
+                }
+            } else {
+                if (token < 0) continue;
+                unsigned short* out = static_cast<unsigned short*>(args.out) + out_row * inter;
+#pragma unroll
+                for (int p = 0; p < GROUPS; ++p)
+#pragma unroll
+                    for (int q = 0; q < 2; ++q) {
+                        const int col = col0 + 16 * p + 8 * q + 2 * t;
+                        const moetune_u32 pair = moetune_u32(mx_float_to_bf16(v[p][q][0])) |
+                                                 (moetune_u32(mx_float_to_bf16(v[p][q][1])) << 16);
+                        *reinterpret_cast<moetune_u32*>(out + col) = pair;
+                    }
+            }
+        }
+    }
+}
+
+// The entry point of one candidate: rtc compiles this file with the -D definitions of a
+// KernelConfig (tuner/kernels/compile_definitions.h), so the symbol is the kernel's name.
+#ifdef MOETUNE_KERNEL_NAME
+extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
+    moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_TILE_K / 128,
+               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_FUSED_MXFP8_OUT != 0>(args);
+}
+#endif

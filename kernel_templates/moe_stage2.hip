@@ -1,0 +1,103 @@
+// MoE stage 2: the down projection. For each block of sorted rows (one expert): GEMM of the MXFP8
+// stage-1 output rows (token*topk + slot) with the expert's MXFP4 W2, scaled by the routing weight.
+//   ATOMIC: adds each row into out[token] (bf16, packed atomics; out must be zeroed first).
+//   reduce: writes [M*topk, model_dim] bf16 partials; moe_reduce.hip sums the top-k of each token
+//           (deterministic, and the only choice when M*model_dim*2 bytes exceed what atomics allow).
+//
+// Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
+//   TILE_M   sorted rows per CTA (16, 32, 64, 128); SORT_BM the moe_sorting block size, a
+//            multiple of TILE_M (AITER's _sbm: a stage-2 tile may be half the sort block)
+//   TILE_N   model_dim columns per CTA
+//   WARPS_M x WARPS_N, PIPE, NON_TEMPORAL as in stage 1 (tile_k = 128 * PIPE along inter_dim)
+#include "common/host_device.h"
+#include "common/memory.h"
+#include "common/moe_gemm.h"
+#include "common/mx_types.h"
+
+struct MoeStage2Args {
+    const unsigned char* act;        // [M*topk, inter] e4m3fn (stage-1 output)
+    const unsigned char* act_scale;  // [M*topk, inter/32] e8m0
+    const unsigned char* w2;         // [E] x mma_k128 tiles of [model_dim, inter]
+    const unsigned char* w2_scale;   // [E, model_dim, inter/32] e8m0
+    const int* sorted_token_ids;
+    const float* sorted_weights;
+    const int* sorted_expert_ids;
+    const int* num_valid_ids;
+    unsigned short* out;             // ATOMIC: bf16 [M, model_dim]; reduce: bf16 [M*topk, model_dim]
+    int tokens;
+    int topk;
+    int model_dim;
+    int inter_dim;
+};
+
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, bool ATOMIC, int SORT_BM>
+__device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
+    constexpr int WARP_M = TILE_M / WARPS_M;
+    constexpr int WARP_N = TILE_N / WARPS_N;
+    static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
+    static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
+    static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
+
+    const int row0 = int(blockIdx.x) * TILE_M;
+    if (row0 >= args.num_valid_ids[0]) return;
+    const int expert = args.sorted_expert_ids[row0 / SORT_BM];
+
+    __shared__ int act_row[TILE_M];  // stage-1 output row token*topk + slot, -1 for padding
+    __shared__ int token_of_row[TILE_M];
+    __shared__ int slot_of_row[TILE_M];
+    __shared__ float weight_of_row[TILE_M];
+    mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
+    __syncthreads();
+    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x)) {
+        const int token = token_of_row[r];
+        act_row[r] = token < 0 ? -1 : token * args.topk + slot_of_row[r];
+        weight_of_row[r] = args.sorted_weights[row0 + r];
+    }
+    __syncthreads();
+
+    const int K = args.inter_dim;
+    const long long n_rows = args.model_dim;
+    const unsigned char* w = args.w2 + (long long)expert * n_rows * (K / 2);
+    const unsigned char* ws = args.w2_scale + (long long)expert * n_rows * (K / 32);
+    const int warp = int(threadIdx.x) >> 5;
+    const int m0 = (warp / WARPS_N) * WARP_M;
+    const int n0 = int(blockIdx.y) * TILE_N + (warp % WARPS_N) * WARP_N;
+
+    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL> gemm;
+    gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K);
+
+    const int lane = int(threadIdx.x) & 31;
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < WARP_M / 16; ++i) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int r = m0 + 16 * i + g + 8 * h;
+            const int token = token_of_row[r];
+            if (token < 0) continue;
+            const float weight = weight_of_row[r];
+            const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
+            unsigned short* out = args.out + out_row * args.model_dim;
+#pragma unroll
+            for (int j = 0; j < WARP_N / 8; ++j) {
+                const int col = n0 + 8 * j + 2 * t;
+                const float x = weight * gemm.acc[i][j][2 * h];
+                const float y = weight * gemm.acc[i][j][2 * h + 1];
+                if constexpr (ATOMIC) {
+                    mx_atomic_add_bf16x2(out + col, x, y);
+                } else {
+                    *reinterpret_cast<moetune_u32*>(out + col) =
+                        moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                }
+            }
+        }
+    }
+}
+
+// The entry point of one candidate (see moe_stage1.hip).
+#ifdef MOETUNE_KERNEL_NAME
+extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage2Args args) {
+    moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_TILE_K / 128,
+               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M>(args);
+}
+#endif

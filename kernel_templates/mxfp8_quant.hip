@@ -1,0 +1,54 @@
+// MXFP8 quantisation of row-major rows [rows, cols] (cols a multiple of 32) on the GPU, bit for bit
+// the CPU's formats::quantize_mxfp8: per 32-element block a NaN-propagating absolute maximum, the
+// e8m0 scale from common/mx_types.h (AITER's rule, or 127 = 1.0 for unit scales), then each element
+// through the same mx_quantize_mxfp8_element. Used for the activations (bf16 or float hidden states)
+// and for the stage-1 output between the reference stages. One thread per 32-element block: the
+// block's bytes are written as two 16-byte stores.
+#include "common/mx_types.h"
+
+__device__ inline float mxfp8_load(const float* p, unsigned long long i) { return p[i]; }
+__device__ inline float mxfp8_load(const unsigned short* p, unsigned long long i) { return mx_bf16_to_float(p[i]); }
+
+struct alignas(16) mxfp8_bytes16 {
+    unsigned char b[16];
+};
+
+// IN: float or unsigned short (bf16 bits). ROUND_TO_BF16: round float input to bf16 first (the
+// stage-1 output, which AITER's non-fused path writes as bf16; quantize_stage1_output on the CPU).
+// UNIT_SCALES: every scale 127 and the values cast as they are (AITER's tuner feeds a8w4 candidates
+// that way), else AITER's dynamic MXFP8 scales.
+template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
+__global__ void __launch_bounds__(THREADS) mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks,
+                                                       unsigned char* __restrict__ values,
+                                                       unsigned char* __restrict__ scales) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
+    for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
+        const unsigned long long first = b * 32;
+        float v[32];
+        float amax = 0.0f;
+        bool nan = false;
+        for (int i = 0; i < 32; ++i) {
+            v[i] = mxfp8_load(x, first + i);
+            if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
+            // |v| by clearing the sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32
+            // unspecified, and the payload of a NaN amax decides the scale byte.
+            const float a = mx_float_of(mx_bits_of(v[i]) & 0x7FFFFFFFu);
+            // As on the CPU, the block's first NaN is its amax: the scale byte depends on its payload.
+            if (!nan && mx_is_nan(a)) {
+                amax = a;
+                nan = true;
+            }
+            if (!nan && a > amax) amax = a;
+        }
+        const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
+        scales[b] = scale;
+        mxfp8_bytes16 lo, hi;
+        for (int i = 0; i < 16; ++i) {
+            lo.b[i] = mx_quantize_mxfp8_element(v[i], scale);
+            hi.b[i] = mx_quantize_mxfp8_element(v[16 + i], scale);
+        }
+        mxfp8_bytes16* out = (mxfp8_bytes16*)(values + first);
+        out[0] = lo;
+        out[1] = hi;
+    }
+}

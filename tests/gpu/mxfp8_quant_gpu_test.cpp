@@ -1,0 +1,102 @@
+// GPU MXFP8 quantisation is bit-exact with the CPU's: both scale rules, float and bf16 input, the
+// bf16 rounding of the stage-1 output, and blocks holding the awkward values (zeros, NaN, Inf,
+// subnormals, values beyond e4m3's range, -0).
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "common/mx_types.h"
+#include "common/synthetic.h"
+#include "data/mx_matrix.h"
+#include "data/reference_moe.h"
+#include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu_fixture.h"
+#include "support/catch.hpp"
+
+using namespace moetune;
+using formats::ActivationScales;
+using moetune::test::first_difference;
+
+namespace {
+
+// [rows, cols] values over many binades, with special blocks at the start of some rows.
+std::vector<float> awkward_rows(int rows, int cols) {
+    std::vector<float> x(std::size_t(rows) * cols);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const unsigned h = mx_synth_hash(test::kSeed, 99, i);
+        const float unit = mx_synth_hidden(test::kSeed, i);  // in (-2, 2)
+        x[i] = std::ldexp(unit, int(h % 40) - 20);             // 2^-20 .. 2^19
+    }
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    auto block = [&](int row) { return x.data() + std::size_t(row) * cols; };
+    for (int i = 0; i < 32; ++i) block(0)[i] = 0.0f;
+    block(1)[5] = nan;
+    block(2)[31] = -inf;
+    for (int i = 0; i < 32; ++i) block(3)[i] = std::numeric_limits<float>::denorm_min() * float(i);
+    block(4)[0] = 1e30f;
+    block(5)[7] = -0.0f;
+    // NaN payloads decide the scale byte (0x7FFFFFFF rounds to exponent field 0, a quiet NaN to
+    // 255): a negative NaN, a payload NaN, and a block whose first NaN is not its last.
+    block(6)[3] = -nan;
+    block(7)[3] = mx_float_of(0x7FFFFFFFu);
+    block(8)[2] = nan;
+    block(8)[9] = mx_float_of(0x7FFFFFFFu);
+    return x;
+}
+
+void check_same(const data::MxfpMatrix& cpu, const data::MxfpMatrix& gpu) {
+    CHECK(gpu.rows == cpu.rows);
+    CHECK(gpu.cols == cpu.cols);
+    CHECK(first_difference(cpu.scales, gpu.scales, "scales") == "");
+    CHECK(first_difference(cpu.values, gpu.values, "values") == "");
+}
+
+}  // namespace
+
+TEST_CASE("GPU MXFP8 quantisation of floats equals the CPU's", "[gpu][quant]") {
+    const int rows = 64, cols = 2304;
+    const std::vector<float> x = awkward_rows(rows, cols);
+    for (auto mode : {ActivationScales::mxfp8, ActivationScales::unit}) {
+        INFO("scales " << formats::to_string(mode));
+        check_same(data::quantize_mxfp8_matrix(x, rows, cols, mode),
+                   data::quantize_mxfp8_gpu(test::data_kernels(), x, rows, cols, mode, data::Bf16Rounding::none));
+    }
+}
+
+TEST_CASE("GPU MXFP8 quantisation with bf16 rounding equals quantize_stage1_output", "[gpu][quant]") {
+    const data::MoeShape shape{33, 5120, 2304, 96, 5};
+    const int rows = shape.tokens * shape.topk;
+    const std::vector<float> x = awkward_rows(rows, shape.inter_dim);
+    for (auto mode : {ActivationScales::mxfp8, ActivationScales::unit}) {
+        INFO("scales " << formats::to_string(mode));
+        check_same(data::quantize_stage1_output(shape, x, mode),
+                   data::quantize_mxfp8_gpu(test::data_kernels(), x, rows, shape.inter_dim, mode,
+                                            data::Bf16Rounding::to_bf16_first));
+    }
+}
+
+TEST_CASE("GPU MXFP8 quantisation of bf16 input equals the CPU's on the same values", "[gpu][quant]") {
+    const int rows = 16, cols = 5120;
+    const std::vector<float> x = awkward_rows(rows, cols);
+    std::vector<uint16_t> bf16(x.size());
+    std::vector<float> as_float(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        bf16[i] = mx_float_to_bf16(x[i]);
+        as_float[i] = mx_bf16_to_float(bf16[i]);
+    }
+    for (auto mode : {ActivationScales::mxfp8, ActivationScales::unit}) {
+        INFO("scales " << formats::to_string(mode));
+        check_same(data::quantize_mxfp8_matrix(as_float, rows, cols, mode),
+                   data::quantize_mxfp8_gpu(test::data_kernels(), std::span<const uint16_t>(bf16), rows, cols, mode));
+    }
+}
+
+TEST_CASE("GPU MXFP8 quantisation rejects a shape that does not match its input", "[gpu][quant]") {
+    const std::vector<float> x(64 * 32);
+    CHECK_THROWS_AS(data::quantize_mxfp8_gpu(test::data_kernels(), x, 64, 33, ActivationScales::mxfp8,
+                                             data::Bf16Rounding::none),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(data::quantize_mxfp8_gpu(test::data_kernels(), x, 65, 32, ActivationScales::mxfp8,
+                                             data::Bf16Rounding::none),
+                    std::invalid_argument);
+}

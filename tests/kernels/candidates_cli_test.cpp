@@ -1,0 +1,130 @@
+// `moetune candidates` end to end: the reference shape file, -v, filters, bad rows and bad flags.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_name.h"
+#include "support/catch.hpp"
+#include "support/test_env.h"
+
+using namespace moetune;
+using moetune::test::run_moetune;
+using moetune::test::shell_quote;
+
+namespace {
+
+std::string reference_shapes() {
+    return (test::fixtures_dir().parent_path().parent_path() / "shapes" / "dsv41_flash_ep4_a8w4.csv").string();
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::vector<std::string> lines_starting_with(const std::string& text, const std::string& prefix) {
+    std::vector<std::string> found;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(prefix, 0) == 0) found.push_back(line.substr(prefix.size()));
+    return found;
+}
+
+constexpr const char* kHeader =
+    "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n";
+constexpr const char* kA8w4 =
+    ",ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0\n";
+
+}  // namespace
+
+TEST_CASE("candidates lists parseable kernels for every row of the DSv4.1 shape file") {
+    const auto r = run_moetune("candidates --shapes " + shell_quote(reference_shapes()));
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    // One header per row (15 buckets), each with both stages.
+    const auto headers = lines_starting_with(r.out, reference_shapes() + ":");
+    REQUIRE(headers.size() == 15);
+    CHECK(contains(headers.front(), "token 1 model_dim 5120 inter_dim 2304 expert 96 topk 5"));
+    CHECK(contains(headers.back(), "token 16384 "));
+    CHECK(lines_starting_with(r.out, "  stage 1: ").size() == 15);
+    CHECK(lines_starting_with(r.out, "  stage 2: ").size() == 15);
+
+    const auto names = lines_starting_with(r.out, "    ");
+    REQUIRE(names.size() > 100);
+    for (const std::string& name : names) {
+        std::string why;
+        const bool parsed = kernels::parse_kernel_name(name, &why).has_value();
+        INFO(name << ": " << why);
+        CHECK(parsed);
+    }
+    CHECK(contains(r.out, "15 shapes on sm_90a: "));
+}
+
+TEST_CASE("--tokens and --stage narrow the listing; -v adds each pruned config with its reason") {
+    const std::string args = "candidates --shapes " + shell_quote(reference_shapes()) + " --tokens 1 --stage 2";
+    const auto quiet = run_moetune(args);
+    REQUIRE(quiet.exit_code == 0);
+    // The file's 15 rows are one shape at 15 token counts: one shape at --tokens.
+    CHECK(lines_starting_with(quiet.out, reference_shapes() + ":").size() == 1);
+    CHECK(contains(quiet.out, ": token 1 model_dim 5120"));
+    CHECK(lines_starting_with(quiet.out, "  stage 1: ").empty());
+    for (const std::string& name : lines_starting_with(quiet.out, "    "))
+        CHECK(name.rfind("moetune_moe2_", 0) == 0);
+    CHECK_FALSE(contains(quiet.err, "pruned"));
+
+    const auto verbose = run_moetune(args + " -v");
+    REQUIRE(verbose.exit_code == 0);
+    CHECK(verbose.out == quiet.out);
+    CHECK(contains(verbose.err, "pruned moetune_moe2_"));
+    CHECK(contains(verbose.err, "heuristic: block_m 128 is mostly padding"));
+    CHECK(contains(verbose.err, "8 warps cannot split a 16x64 tile"));
+
+    const auto no_heuristics = run_moetune(args + " --no-heuristics -v");
+    REQUIRE(no_heuristics.exit_code == 0);
+    CHECK_FALSE(contains(no_heuristics.err, "heuristic"));
+    CHECK(lines_starting_with(no_heuristics.out, "    ").size() > lines_starting_with(quiet.out, "    ").size());
+}
+
+TEST_CASE("bad and unsupported rows are reported with file:line and skipped") {
+    test::TempDir dir("candidates-cli");
+    const std::string file = (dir / "shapes.csv").string();
+    std::ofstream(file) << kHeader                             // line 1
+                        << "16,5120,2304,96,5" << kA8w4        // line 2: fine
+                        << "16,5120,2300,96,5" << kA8w4        // line 3: inter_dim not a multiple of 32
+                        << "16,5120,2304,96,5,ActivationType.Silu,torch.bfloat16,torch.bfloat16,"
+                           "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0\n"  // line 4: a16w4
+                        << "0,5120,2304,96,5" << kA8w4;        // line 5: token 0
+    const auto r = run_moetune("candidates --shapes " + shell_quote(file));
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, file + ":3: inter_dim 2300 is not a positive multiple of 32"));
+    CHECK(contains(r.err, file + ":4: unsupported quantisation torch.bfloat16"));
+    CHECK(contains(r.err, file + ":5: token '0'"));
+    CHECK(lines_starting_with(r.out, file + ":").size() == 1);
+    CHECK(contains(r.out, file + ":2: token 16 "));
+}
+
+TEST_CASE("a shape no kernel fits fails the command") {
+    test::TempDir dir("candidates-cli");
+    const std::string file = (dir / "awkward.csv").string();
+    std::ofstream(file) << kHeader << "64,5120,2336,96,5" << kA8w4;  // inter_dim 73 x 32
+    const auto r = run_moetune("candidates --stage 2 --shapes " + shell_quote(file));
+    CHECK(r.exit_code == 1);
+    CHECK(contains(r.err, file + ":2: token 64: no stage-2 kernel fits this shape on sm_90a"));
+}
+
+TEST_CASE("--arch picks the device limits; bad flags and files are usage errors") {
+    const std::string shapes = shell_quote(reference_shapes());
+    const auto amd = run_moetune("candidates --shapes " + shapes + " --tokens 4096 --arch gfx942");
+    REQUIRE(amd.exit_code == 0);
+    CHECK(contains(amd.out, "1 shapes on gfx942: "));
+    const auto nv = run_moetune("candidates --shapes " + shapes + " --tokens 4096");
+    CHECK(lines_starting_with(amd.out, "    ").size() < lines_starting_with(nv.out, "    ").size());
+
+    CHECK(run_moetune("candidates --shapes " + shapes + " --arch sm_80").exit_code == 2);
+    CHECK(run_moetune("candidates --shapes " + shapes + " --stage 3").exit_code == 2);
+    CHECK(run_moetune("candidates --shapes " + shapes + " --tokens 0").exit_code == 2);
+    CHECK(run_moetune("candidates").exit_code == 2);
+    const auto missing = run_moetune("candidates --shapes /nonexistent/shapes.csv");
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "/nonexistent/shapes.csv"));
+}

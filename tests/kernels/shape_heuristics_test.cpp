@@ -1,0 +1,112 @@
+// Shape heuristics: the active-expert model and the default config at every token count.
+#include <algorithm>
+#include <cmath>
+
+#include "dsv41_shape.h"
+#include "kernels/candidates.h"
+#include "kernels/kernel_name.h"
+#include "kernels/shape_heuristics.h"
+#include "kernels/static_checks.h"
+#include "support/catch.hpp"
+
+using namespace moetune::kernels;
+using moetune::data::MoeShape;
+using moetune::test::dsv41_flash_ep4;
+using moetune::test::kBuckets;
+
+namespace {
+// Catch2 v2 and v3 name their approximate matcher differently; a plain tolerance works with both.
+bool near(double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, std::abs(b)); }
+}  // namespace
+
+TEST_CASE("expected active experts follow the uniform-routing model and the measured anchors") {
+    CHECK(near(expected_active_experts(dsv41_flash_ep4(1)), 5.0));
+    CHECK(near(rows_per_active_expert(dsv41_flash_ep4(1)), 1.0));
+    // performance-anchors.md, experts touched at 1..64 tokens under softmax top-5 routing.
+    const std::pair<int, double> measured[] = {{2, 10}, {4, 17}, {8, 35}, {16, 55}, {32, 78}, {64, 96}};
+    for (auto [tokens, experts] : measured) {
+        INFO(tokens << " tokens");
+        CHECK(std::abs(expected_active_experts(dsv41_flash_ep4(tokens)) - experts) < 3.5);
+    }
+    CHECK(near(expected_active_experts(dsv41_flash_ep4(16384)), 96.0));
+    CHECK(near(rows_per_active_expert(dsv41_flash_ep4(16384)), 16384.0 * 5 / 96));
+}
+
+TEST_CASE("block_m heuristic: padding at few tokens, too many blocks at many") {
+    CHECK_FALSE(block_m_heuristic_reason(16, dsv41_flash_ep4(1)));
+    CHECK_FALSE(block_m_heuristic_reason(32, dsv41_flash_ep4(1)));  // up to twice the fitting block
+    const auto padding = block_m_heuristic_reason(64, dsv41_flash_ep4(1));
+    REQUIRE(padding);
+    CHECK(padding->rfind("heuristic: block_m 64 is mostly padding", 0) == 0);
+    const auto split = block_m_heuristic_reason(16, dsv41_flash_ep4(16384));
+    REQUIRE(split);
+    CHECK(split->rfind("heuristic: block_m 16 cuts each expert", 0) == 0);
+    CHECK_FALSE(block_m_heuristic_reason(128, dsv41_flash_ep4(1 << 20)));  // never the largest
+}
+
+TEST_CASE("default_config is a valid, heuristic-approved pair at every token count 1..16384") {
+    for (const char* arch : {"sm_90a", "gfx942", "gfx950"}) {
+        const DeviceLimits limits = *device_limits_for_arch(arch);
+        for (int tokens = 1; tokens <= 16384; ++tokens) {
+            const MoeShape shape = dsv41_flash_ep4(tokens);
+            const auto pair = default_config(shape, limits);
+            INFO(arch << " tokens " << tokens);
+            REQUIRE(pair);
+            CHECK(pair->stage1.stage == Stage::gate_up);
+            CHECK(pair->stage2.stage == Stage::down);
+            CHECK_FALSE(config_error(pair->stage1));
+            CHECK_FALSE(config_error(pair->stage2));
+            CHECK_FALSE(static_prune_reason(pair->stage1, shape, limits));
+            CHECK_FALSE(static_prune_reason(pair->stage2, shape, limits));
+            CHECK(pair->stage1.tile_m == sort_block_m(pair->stage2));
+            CHECK_FALSE(block_m_heuristic_reason(pair->stage1.tile_m, shape));
+            CHECK(pair->stage1.gate_up_interleaved);
+            CHECK(pair->stage1.fused_mxfp8_out);
+        }
+    }
+}
+
+TEST_CASE("on the H200 the default pair is one of the candidates of its bucket") {
+    const DeviceLimits limits = *device_limits_for_arch("sm_90a");
+    for (int tokens : kBuckets) {
+        const MoeShape shape = dsv41_flash_ep4(tokens);
+        const auto pair = default_config(shape, limits);
+        REQUIRE(pair);
+        for (const KernelConfig& c : {pair->stage1, pair->stage2}) {
+            const CandidateList list = enumerate_candidates(c.stage, shape, limits);
+            INFO(tokens << " tokens: " << kernel_name(c));
+            CHECK(std::find(list.kept.begin(), list.kept.end(), c) != list.kept.end());
+        }
+    }
+}
+
+TEST_CASE("default_config tiers: streaming at few tokens, wide tiles at many") {
+    const DeviceLimits limits = *device_limits_for_arch("sm_90a");
+    const auto few = default_config(dsv41_flash_ep4(1), limits);
+    REQUIRE(few);
+    CHECK(few->stage1.tile_m == 16);
+    CHECK(few->stage1.tile_n == 64);
+    CHECK(few->stage1.nontemporal_weights);
+    CHECK(few->stage2.persistent);
+    const auto many = default_config(dsv41_flash_ep4(4096), limits);
+    REQUIRE(many);
+    CHECK(many->stage1.tile_m == 128);
+    CHECK(many->stage1.tile_n == 256);
+    CHECK(many->stage1.warps == 8);
+    CHECK_FALSE(many->stage2.nontemporal_weights);
+}
+
+TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {
+    const DeviceLimits limits = *device_limits_for_arch("sm_90a");
+    MoeShape awkward = dsv41_flash_ep4(4096);
+    awkward.inter_dim = 2336;  // 73 x 32
+    const auto pair = default_config(awkward, limits);
+    REQUIRE(pair);
+    CHECK_FALSE(static_prune_reason(pair->stage1, awkward, limits));
+    CHECK_FALSE(static_prune_reason(pair->stage2, awkward, limits));
+    CHECK(pair->stage2.tile_k == 32);
+
+    MoeShape impossible = dsv41_flash_ep4(1);
+    impossible.model_dim = 5100;
+    CHECK_FALSE(default_config(impossible, limits));
+}

@@ -1,0 +1,61 @@
+#pragma once
+// The compiled and loaded data kernels (sort, synthetic inputs, MXFP8 quant, reference MoE) for
+// the current device. Built once per process and device; every launcher in tuner/data_gpu takes
+// one. The tile parameters live here, in the name expressions, next to the launch shapes that
+// depend on them (the *_gpu.cpp launchers).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpu/module.h"
+#include "rtc/compile_request.h"
+#include "rtc/kernel_cache.h"
+
+namespace moetune::data::kernel_names {
+// moe_sort.hip: 256 threads, 4 rounds: a chunk of 1024 routing entries per block.
+inline constexpr int kSortThreads = 256;
+inline constexpr int kSortItems = 4;
+inline constexpr const char* kSortCount = "moe_sort_count<256, 4>";
+inline constexpr const char* kSortScatter = "moe_sort_scatter<256, 4>";
+// synthetic_weights.hip, mxfp8_quant.hip, and the element-wise reference kernels: 256 threads.
+inline constexpr int kElementwiseThreads = 256;
+inline constexpr const char* kSynthFp4 = "synth_fp4_bytes<256>";
+inline constexpr const char* kSynthE8m0 = "synth_e8m0_bytes<256>";
+inline constexpr const char* kSynthHidden = "synth_hidden<256>";
+// mxfp8_quant<threads, input type, round to bf16 first, unit scales>
+inline constexpr const char* kQuantF32 = "mxfp8_quant<256, float, false, false>";
+inline constexpr const char* kQuantF32Unit = "mxfp8_quant<256, float, false, true>";
+inline constexpr const char* kQuantF32Bf16 = "mxfp8_quant<256, float, true, false>";
+inline constexpr const char* kQuantF32Bf16Unit = "mxfp8_quant<256, float, true, true>";
+inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, false, false>";
+inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true>";
+// reference_moe.hip: 64x64 output tiles (so the reference sorts with block_m 64), k tiles of 32.
+inline constexpr int kGemmTileM = 64;
+inline constexpr int kGemmTileN = 64;
+inline constexpr int kGemmThreads = 256;
+inline constexpr const char* kGroupedGemm = "mx_grouped_gemm<64, 64, 32, 256>";
+inline constexpr const char* kSiluMul = "silu_mul<256>";
+inline constexpr const char* kWeightedTopkSum = "weighted_topk_sum<256>";
+}  // namespace moetune::data::kernel_names
+
+namespace moetune::data {
+
+class DataKernels {
+public:
+    // What gets compiled for `arch`: one request per kernel template. Needs no GPU (tests compile
+    // these on the CPU-only CI host).
+    static std::vector<rtc::CompileRequest> requests(const std::string& arch);
+
+    // Compiles the requests for the current device in parallel (through `cache` when not null)
+    // and loads them. Throws GpuError without a usable GPU, rtc::CompileError on a bad template.
+    explicit DataKernels(const rtc::KernelCache* cache);
+
+    // The kernel of a name expression from kernel_names; throws std::out_of_range for any other.
+    const gpu::Kernel& kernel(const std::string& name_expression) const;
+
+private:
+    std::vector<gpu::Module> modules_;
+    std::map<std::string, gpu::Kernel> kernels_;
+};
+
+}  // namespace moetune::data

@@ -1,0 +1,73 @@
+#include "data_gpu/mxfp8_quant_gpu.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "data_gpu/launch_grid.h"
+
+namespace moetune::data {
+namespace {
+
+using formats::ActivationScales;
+
+template <class T>
+DeviceMxfpMatrix quantize(const DataKernels& kernels, const char* kernel, const gpu::DeviceBuffer<T>& x, int rows,
+                          int cols, const gpu::Stream& stream) {
+    if (rows < 0 || cols < 0 || cols % formats::kMxBlock != 0)
+        throw std::invalid_argument("quantize_mxfp8_gpu: cols must be a non-negative multiple of 32, got " +
+                                    std::to_string(cols));
+    const unsigned long long elements = static_cast<unsigned long long>(rows) * cols;
+    if (x.size() != elements)
+        throw std::invalid_argument("quantize_mxfp8_gpu: input has " + std::to_string(x.size()) +
+                                    " elements, expected [" + std::to_string(rows) + ", " + std::to_string(cols) + "]");
+    DeviceMxfpMatrix m;
+    m.rows = rows;
+    m.cols = cols;
+    m.values = gpu::DeviceBuffer<uint8_t>(elements);
+    m.scales = gpu::DeviceBuffer<uint8_t>(elements / formats::kMxBlock);
+    const unsigned long long blocks = elements / formats::kMxBlock;
+    kernels.kernel(kernel).launch(
+        {{grid_stride_blocks(blocks, kernel_names::kElementwiseThreads)}, {kernel_names::kElementwiseThreads}}, stream,
+        x.data(), blocks, m.values.data(), m.scales.data());
+    return m;
+}
+
+const char* float_kernel(ActivationScales mode, Bf16Rounding rounding) {
+    using namespace kernel_names;
+    const bool unit = mode == ActivationScales::unit;
+    if (rounding == Bf16Rounding::to_bf16_first) return unit ? kQuantF32Bf16Unit : kQuantF32Bf16;
+    return unit ? kQuantF32Unit : kQuantF32;
+}
+
+}  // namespace
+
+DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::DeviceBuffer<float>& x, int rows, int cols,
+                                    ActivationScales mode, Bf16Rounding rounding, const gpu::Stream& stream) {
+    return quantize(kernels, float_kernel(mode, rounding), x, rows, cols, stream);
+}
+
+DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::DeviceBuffer<uint16_t>& x, int rows,
+                                    int cols, ActivationScales mode, const gpu::Stream& stream) {
+    using namespace kernel_names;
+    return quantize(kernels, mode == ActivationScales::unit ? kQuantBf16Unit : kQuantBf16, x, rows, cols, stream);
+}
+
+MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
+                              ActivationScales mode, Bf16Rounding rounding) {
+    const gpu::DeviceBuffer<float> input(x);
+    const gpu::Stream stream;
+    const DeviceMxfpMatrix m = quantize_mxfp8_gpu(kernels, input, rows, cols, mode, rounding, stream);
+    stream.synchronize();
+    return download(m);
+}
+
+MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const uint16_t> x, int rows, int cols,
+                              ActivationScales mode) {
+    const gpu::DeviceBuffer<uint16_t> input(x);
+    const gpu::Stream stream;
+    const DeviceMxfpMatrix m = quantize_mxfp8_gpu(kernels, input, rows, cols, mode, stream);
+    stream.synchronize();
+    return download(m);
+}
+
+}  // namespace moetune::data

@@ -1,0 +1,32 @@
+#pragma once
+// MXFP8 quantisation on the GPU (kernel_templates/mxfp8_quant.hip), bit for bit the CPU's
+// formats::quantize_mxfp8 / data::quantize_stage1_output.
+#include <cstdint>
+#include <span>
+
+#include "data/moe_problem.h"
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/device_moe_data.h"
+#include "formats/mx_quantize.h"
+#include "gpu/stream.h"
+
+namespace moetune::data {
+
+// to_bf16_first: round each float to bf16 before quantising, as quantize_stage1_output does with
+// the stage-1 output (AITER's non-fused path writes it as bf16).
+enum class Bf16Rounding { none, to_bf16_first };
+
+// x: [rows, cols] floats (cols a multiple of 32). Enqueued on `stream`.
+DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::DeviceBuffer<float>& x, int rows, int cols,
+                                    formats::ActivationScales mode, Bf16Rounding rounding, const gpu::Stream& stream);
+// x: [rows, cols] bf16 bit patterns.
+DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::DeviceBuffer<uint16_t>& x, int rows,
+                                    int cols, formats::ActivationScales mode, const gpu::Stream& stream);
+
+// Uploads, quantises and downloads, for tests.
+MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
+                              formats::ActivationScales mode, Bf16Rounding rounding);
+MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const uint16_t> x, int rows, int cols,
+                              formats::ActivationScales mode);
+
+}  // namespace moetune::data

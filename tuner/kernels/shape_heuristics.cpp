@@ -1,0 +1,110 @@
+#include "kernels/shape_heuristics.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+
+#include "kernels/static_checks.h"
+
+namespace moetune::kernels {
+namespace {
+
+constexpr double kMaxOversize = 2.0;         // block_m may be up to 2x the fitting block
+constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at most 16 blocks
+constexpr double kStreamingRowsPerExpert = 64.0;  // below: weight streaming dominates (AITER use_nt)
+
+constexpr int kSmallestBlock = kSortBlockSizes[0];
+constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
+
+// The smallest sort block that holds the rows of an average active expert (the largest if none does).
+int fitting_block_m(double rows) {
+    for (int b : kSortBlockSizes)
+        if (b >= rows) return b;
+    return kLargestBlock;
+}
+
+std::string describe_rows(const data::MoeShape& s) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "~%.1f rows per active expert (%d tokens x topk %d over ~%.0f of %d experts)",
+                  rows_per_active_expert(s), s.tokens, s.topk, expected_active_experts(s), s.experts);
+    return buf;
+}
+
+// Tries the preferred config, then shrinks it step by step until the static checks pass.
+std::optional<KernelConfig> first_fitting(KernelConfig preferred, const data::MoeShape& shape,
+                                          const DeviceLimits& limits) {
+    const int min_tile_n = preferred.fused_mxfp8_out ? 2 * kMxBlock : 32;
+    for (int tile_n = preferred.tile_n; tile_n >= min_tile_n; tile_n /= 2) {
+        for (int tile_k = preferred.tile_k; tile_k >= kMxBlock; tile_k /= 2) {
+            for (int warps = preferred.warps; warps >= 1; warps /= 2) {
+                for (int stages : {preferred.pipeline_stages, 2}) {
+                    KernelConfig c = preferred;
+                    c.tile_n = tile_n;
+                    c.tile_k = tile_k;
+                    c.warps = warps;
+                    c.pipeline_stages = stages;
+                    if (!static_prune_reason(c, shape, limits)) return c;
+                }
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+double expected_active_experts(const data::MoeShape& s) {
+    const double p_untouched = std::pow(1.0 - double(s.topk) / s.experts, s.tokens);
+    return s.experts * (1.0 - p_untouched);
+}
+
+double rows_per_active_expert(const data::MoeShape& s) {
+    return double(s.tokens) * s.topk / expected_active_experts(s);
+}
+
+std::optional<std::string> block_m_heuristic_reason(int block_m, const data::MoeShape& shape) {
+    const double rows = rows_per_active_expert(shape);
+    const int fit = fitting_block_m(rows);
+    if (block_m > kSmallestBlock && block_m > kMaxOversize * fit)
+        return "heuristic: block_m " + std::to_string(block_m) + " is mostly padding at " + describe_rows(shape);
+    if (block_m < kLargestBlock && block_m * kMaxBlocksPerExpert < rows)
+        return "heuristic: block_m " + std::to_string(block_m) + " cuts each expert into more than " +
+               std::to_string(int(kMaxBlocksPerExpert)) + " blocks at " + describe_rows(shape);
+    return std::nullopt;
+}
+
+std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits) {
+    if (shape_error(shape)) return std::nullopt;
+    const double rows = rows_per_active_expert(shape);
+    const bool streaming = rows < kStreamingRowsPerExpert;
+
+    KernelConfig base;
+    base.tile_m = fitting_block_m(rows);
+    base.tile_n = streaming ? 64 : 256;
+    base.warps = streaming ? 4 : 8;
+    // 512 K elements in flight: small steps when streaming, large ones when compute-bound.
+    base.tile_k = streaming ? 128 : 256;
+    base.pipeline_stages = streaming ? 4 : 2;
+    base.nontemporal_weights = streaming;
+    base.persistent = streaming;  // skips the many empty sort blocks at few tokens
+
+    KernelConfig s1 = base;
+    s1.stage = Stage::gate_up;
+    s1.gate_up_interleaved = true;
+    s1.fused_mxfp8_out = true;
+
+    KernelConfig s2 = base;
+    s2.stage = Stage::down;
+    if (shape.inter_dim % s2.tile_k != 0) {  // AITER's stage-2 rule: 256 only when it divides inter_dim
+        s2.tile_k = 128;
+        s2.pipeline_stages = 4;
+    }
+    s2.mode = Stage2Mode::atomic;
+
+    auto fit1 = first_fitting(s1, shape, limits);
+    auto fit2 = first_fitting(s2, shape, limits);
+    if (!fit1 || !fit2) return std::nullopt;
+    return ConfigPair{*fit1, *fit2};
+}
+
+}  // namespace moetune::kernels

@@ -1,0 +1,42 @@
+#pragma once
+// Every shape heuristic in one place (like DeepGEMM's): how many rows each active expert gets at a
+// token count, which sort-block sizes are worth trying there (a heuristic prune, overridable), and
+// the default config pair used when no tuned row exists.
+#include <optional>
+#include <string>
+
+#include "data/moe_problem.h"
+#include "kernels/device_limits.h"
+#include "kernels/kernel_config.h"
+
+namespace moetune::kernels {
+
+// Experts expected to receive at least one row when shape.tokens tokens each pick topk of the
+// experts uniformly: E * (1 - (1 - topk/E)^M). Matches the measured counts of
+// performance-anchors.md (5, 10, 17, 35, 55, 78, 96 for DSv4.1-Flash at 1..64 tokens).
+double expected_active_experts(const data::MoeShape& shape);
+// Routed rows (tokens x topk) per active expert.
+double rows_per_active_expert(const data::MoeShape& shape);
+
+// Heuristic: a sort block (block_m) is not worth trying when it is more than twice the smallest
+// block that holds an active expert's rows (mostly padding), or when it cuts each active expert
+// into more than 16 blocks (every block re-reads the expert's weights; at that size the MoE is
+// compute-bound and larger tiles win). Never prunes the smallest or the largest block.
+// Returns the reason, starting with "heuristic:", or nullopt to keep.
+std::optional<std::string> block_m_heuristic_reason(int block_m, const data::MoeShape& shape);
+
+struct ConfigPair {
+    KernelConfig stage1;
+    KernelConfig stage2;
+};
+
+// The config pair used when no tuned row exists, in the spirit of AITER's FlyDSL fallback tiers
+// (aiter-fmoe-format.md §2.4) but tiered by rows per active expert instead of raw token count:
+// block_m = the smallest sort block holding an expert's rows; below 64 rows per expert (AITER's
+// use_nt rule) the MoE streams weights, so narrow N tiles (many workgroups), non-temporal loads,
+// a deep pipeline and persistent scheduling; above it, wide 8-warp tiles. When that config does
+// not fit the shape or the device, the first fitting one found by shrinking pipeline depth, warps,
+// tile_k, then tile_n. Both stages use block_m as tile_m. nullopt when shape_error(shape) or nothing fits.
+std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
+
+}  // namespace moetune::kernels

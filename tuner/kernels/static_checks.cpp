@@ -1,0 +1,64 @@
+#include "kernels/static_checks.h"
+
+#include "kernels/resource_model.h"
+
+namespace moetune::kernels {
+namespace {
+
+using std::to_string;
+
+// moe_sorting packs (slot << 24) | token into one int32 (aiter-fmoe-format.md §5).
+constexpr int kMaxTokens = (1 << 24) - 1;
+constexpr int kMaxTopk = 255;
+
+}  // namespace
+
+std::optional<std::string> shape_error(const data::MoeShape& s) {
+    if (s.tokens < 1 || s.tokens > kMaxTokens)
+        return "token " + to_string(s.tokens) + " is outside 1.." + to_string(kMaxTokens);
+    if (s.model_dim <= 0 || s.model_dim % kMxBlock != 0)
+        return "model_dim " + to_string(s.model_dim) + " is not a positive multiple of 32 (the MX scale block)";
+    if (s.inter_dim <= 0 || s.inter_dim % kMxBlock != 0)
+        return "inter_dim " + to_string(s.inter_dim) + " is not a positive multiple of 32 (the MX scale block)";
+    if (s.experts < 1) return "expert " + to_string(s.experts) + " must be at least 1";
+    if (s.topk < 1 || s.topk > kMaxTopk || s.topk > s.experts)
+        return "topk " + to_string(s.topk) + " must be 1.." + to_string(kMaxTopk) + " and at most expert (" +
+               to_string(s.experts) + ")";
+    return std::nullopt;
+}
+
+std::optional<std::string> static_prune_reason(const KernelConfig& c, const data::MoeShape& s,
+                                               const DeviceLimits& limits) {
+    // GEMM sizes: stage 1 is [rows x model_dim] x [model_dim x 2*inter], stage 2 [rows x inter] x [inter x model_dim].
+    const bool stage1 = c.stage == Stage::gate_up;
+    const int n = stage1 ? 2 * s.inter_dim : s.model_dim;
+    const int k = stage1 ? s.model_dim : s.inter_dim;
+    const char* n_what = stage1 ? "2*inter_dim" : "model_dim";
+    const char* k_what = stage1 ? "model_dim" : "inter_dim";
+    if (n % c.tile_n != 0)
+        return "tile_n " + to_string(c.tile_n) + " does not divide " + n_what + " " + to_string(n);
+    if (k % c.tile_k != 0)
+        return "tile_k " + to_string(c.tile_k) + " does not divide " + k_what + " " + to_string(k);
+
+    if (!warp_grid(c))
+        return to_string(c.warps) + " warps cannot split a " + to_string(c.tile_m) + "x" + to_string(c.tile_n) +
+               " tile into warp blocks of at least 16x" + to_string(min_warp_tile_n(c.stage));
+    const int threads = c.warps * limits.warp_size;
+    if (threads > limits.max_threads_per_block)
+        return to_string(threads) + " threads exceed " + to_string(limits.max_threads_per_block) + " per block (" +
+               limits.arch + ")";
+
+    const ResourceEstimate r = estimate_resources(c, limits.warp_size);
+    if (r.shared_memory_bytes > limits.max_shared_memory_per_block)
+        return "shared memory ~" + to_string(r.shared_memory_bytes) + " B exceeds " +
+               to_string(limits.max_shared_memory_per_block) + " B (" + limits.arch + ")";
+    if (r.registers_per_thread > limits.max_registers_per_thread)
+        return "registers ~" + to_string(r.registers_per_thread) + " per thread exceed " +
+               to_string(limits.max_registers_per_thread) + " (" + limits.arch + ")";
+    if (r.registers_per_thread * threads > limits.registers_per_block)
+        return "registers ~" + to_string(r.registers_per_thread) + " x " + to_string(threads) + " threads exceed " +
+               to_string(limits.registers_per_block) + " per block (" + limits.arch + ")";
+    return std::nullopt;
+}
+
+}  // namespace moetune::kernels

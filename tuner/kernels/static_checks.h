@@ -1,0 +1,24 @@
+#pragma once
+// Hard static checks, decided without compiling: is a shape something the kernels can run at all,
+// and can a config run that shape on a device. Each failure comes back as a readable reason.
+// (Heuristic, overridable prunes are in shape_heuristics.h.)
+#include <optional>
+#include <string>
+
+#include "data/moe_problem.h"
+#include "kernels/device_limits.h"
+#include "kernels/kernel_config.h"
+
+namespace moetune::kernels {
+
+// Why no kernel can run this shape (sizes not multiples of the MX block, top-k or tokens beyond
+// what moe_sorting's packed ids hold); nullopt when it is fine. shape.tokens is the token count.
+std::optional<std::string> shape_error(const data::MoeShape& shape);
+
+// Why `c` cannot run `shape` on `limits`: tile divisibility of the GEMM sizes, warp layout,
+// threads, then the resource model's shared memory and registers. nullopt when it can.
+// Requires config_error(c) and shape_error(shape) to be nullopt.
+std::optional<std::string> static_prune_reason(const KernelConfig& c, const data::MoeShape& shape,
+                                               const DeviceLimits& limits);
+
+}  // namespace moetune::kernels
