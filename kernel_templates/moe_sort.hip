@@ -27,10 +27,10 @@ struct alignas(16) moe_sort_zero16 {
 __device__ inline bool moe_sort_valid_expert(int e, int experts) { return e >= 0 && e < experts; }
 
 template <int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS) moe_sort_count(const int* __restrict__ topk_ids, int entries, int experts,
-                                                          int num_chunks, int* __restrict__ chunk_counts,
-                                                          unsigned char* __restrict__ moe_buf,
-                                                          unsigned long long moe_buf_bytes) {
+__global__ void __launch_bounds__(THREADS)
+    moe_sort_count(const int* __restrict__ topk_ids, int entries, int experts, int num_chunks,
+                   int* __restrict__ chunk_counts, unsigned char* __restrict__ moe_buf,
+                   unsigned long long moe_buf_bytes) {
     extern __shared__ int histogram[];  // [experts]
     const int chunk = blockIdx.x;
     if (chunk < num_chunks) {
@@ -58,11 +58,12 @@ __global__ void __launch_bounds__(THREADS) moe_sort_count(const int* __restrict_
 }
 
 template <int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS) moe_sort_scatter(
-    const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens, int topk, int experts,
-    int block_m, int num_chunks, const int* __restrict__ chunk_counts, int max_num_tokens_padded,
-    int max_num_m_blocks, int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
-    int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids) {
+__global__ void __launch_bounds__(THREADS)
+    moe_sort_scatter(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens, int topk,
+                     int experts, int block_m, int num_chunks, const int* __restrict__ chunk_counts,
+                     int max_num_tokens_padded, int max_num_m_blocks, int* __restrict__ sorted_token_ids,
+                     float* __restrict__ sorted_weights, int* __restrict__ sorted_expert_ids,
+                     int* __restrict__ num_valid_ids) {
     extern __shared__ int shared[];
     int* expert_start = shared;             // [experts] first position of the expert's segment
     int* expert_count = shared + experts;   // [experts] entries of the expert, all chunks

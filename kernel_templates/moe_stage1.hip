@@ -15,6 +15,7 @@
 #include "common/host_device.h"
 #include "common/moe_gemm.h"
 #include "common/mx_types.h"
+#include "common/test_break.h"
 
 struct MoeStage1Args {
     const unsigned char* act;        // [M, model_dim] e4m3fn
@@ -42,6 +43,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 32 == 0, "a warp covers whole gate/up groups (32 W1 rows)");
     static_assert(!FUSE_FP8 || WARP_N % 64 == 0, "fused MXFP8 output needs 32 whole output columns per warp");
 
+    mx_test_break_entry();
     const int row0 = int(blockIdx.x) * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
     const int expert = args.sorted_expert_ids[blockIdx.x];
@@ -86,8 +88,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
 #pragma unroll
                     for (int c = 0; c < 2; ++c)
                         // Rounded to bf16 as the unfused path stores it, so both paths quantise the same values.
-                        v[p][q][c] = mx_round_to_bf16(moetune_silu(gemm.acc[i][4 * p + q][2 * h + c]) *
-                                                      gemm.acc[i][4 * p + 2 + q][2 * h + c]);
+                        v[p][q][c] = mx_round_to_bf16(mx_test_break_value(
+                            moetune_silu(gemm.acc[i][4 * p + q][2 * h + c]) * gemm.acc[i][4 * p + 2 + q][2 * h + c], out_row));
             if constexpr (FUSE_FP8) {
                 // One MX block = 32 columns = two gate/up groups; its 32 values sit in the 4 lanes
                 // of this row (t = 0..3), 8 each.

@@ -13,6 +13,7 @@
 #include "common/memory.h"
 #include "common/moe_gemm.h"
 #include "common/mx_types.h"
+#include "common/test_break.h"
 
 struct MoeStage2Args {
     const unsigned char* act;        // [M*topk, inter] e4m3fn (stage-1 output)
@@ -38,6 +39,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
 
+    mx_test_break_entry();
     const int row0 = int(blockIdx.x) * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
     const int expert = args.sorted_expert_ids[row0 / SORT_BM];
@@ -81,8 +83,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
 #pragma unroll
             for (int j = 0; j < WARP_N / 8; ++j) {
                 const int col = n0 + 8 * j + 2 * t;
-                const float x = weight * gemm.acc[i][j][2 * h];
-                const float y = weight * gemm.acc[i][j][2 * h + 1];
+                const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
+                const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
                 if constexpr (ATOMIC) {
                     mx_atomic_add_bf16x2(out + col, x, y);
                 } else {

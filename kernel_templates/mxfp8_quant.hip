@@ -18,9 +18,9 @@ struct alignas(16) mxfp8_bytes16 {
 // UNIT_SCALES: every scale 127 and the values cast as they are (AITER's tuner feeds a8w4 candidates
 // that way), else AITER's dynamic MXFP8 scales.
 template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
-__global__ void __launch_bounds__(THREADS) mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks,
-                                                       unsigned char* __restrict__ values,
-                                                       unsigned char* __restrict__ scales) {
+__global__ void __launch_bounds__(THREADS)
+    mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks, unsigned char* __restrict__ values,
+                unsigned char* __restrict__ scales) {
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
         const unsigned long long first = b * 32;

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(THREADS)
     // let those reads be vector loads.
     alignas(16) __shared__ float a_tile[TILE_K][TILE_M + 4];
     alignas(16) __shared__ float b_tile[TILE_K][TILE_N + 4];
-    __shared__ int a_row[TILE_M];     // -1: a padding row
+    __shared__ int a_row[TILE_M];  // -1: a padding row
     __shared__ int out_row[TILE_M];
 
     const int m_block = blockIdx.y;
@@ -110,8 +110,8 @@ __global__ void __launch_bounds__(THREADS)
 
 // gate_up: [rows, 2*inter] with the gate projection in columns [0, inter) and up in [inter, 2*inter).
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS) silu_mul(const float* __restrict__ gate_up, unsigned long long rows,
-                                                    int inter, float* __restrict__ out) {
+__global__ void __launch_bounds__(THREADS)
+    silu_mul(const float* __restrict__ gate_up, unsigned long long rows, int inter, float* __restrict__ out) {
     const unsigned long long count = rows * inter;
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     for (unsigned long long i = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; i < count; i += stride) {
@@ -124,9 +124,9 @@ __global__ void __launch_bounds__(THREADS) silu_mul(const float* __restrict__ ga
 
 // routed: [tokens*topk, dim] rows in (token, slot) order; weights: the routing's [tokens, topk].
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS) weighted_topk_sum(const float* __restrict__ routed,
-                                                             const float* __restrict__ weights, int tokens, int topk,
-                                                             int dim, float* __restrict__ out) {
+__global__ void __launch_bounds__(THREADS)
+    weighted_topk_sum(const float* __restrict__ routed, const float* __restrict__ weights, int tokens, int topk,
+                      int dim, float* __restrict__ out) {
     const unsigned long long count = (unsigned long long)tokens * dim;
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     for (unsigned long long i = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; i < count; i += stride) {

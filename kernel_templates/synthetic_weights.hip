@@ -25,8 +25,8 @@ __global__ void __launch_bounds__(THREADS) synth_e8m0_bytes(unsigned char* __res
 
 // Hidden states [tokens, model_dim] as floats (each the value of a bf16).
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS) synth_hidden(float* __restrict__ out, unsigned long long count,
-                                                        unsigned long long seed) {
+__global__ void __launch_bounds__(THREADS)
+    synth_hidden(float* __restrict__ out, unsigned long long count, unsigned long long seed) {
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     for (unsigned long long i = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; i < count; i += stride)
         out[i] = mx_synth_hidden(seed, i);

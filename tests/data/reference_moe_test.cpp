@@ -1,6 +1,5 @@
 // The CPU reference MoE against a naive loop written from the definitions (own e2m1/e4m3 decode,
 // double accumulation), on tiny shapes including experts without tokens.
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -158,16 +157,19 @@ TEST_CASE("the stage-2 input is the bf16-rounded stage-1 output quantised to MXF
                     std::invalid_argument);
 }
 
-TEST_CASE("a medium shape runs through both stages quickly", "[data][reference]") {
+// A medium shape through both stages gives finite, non-trivial outputs. (How fast the CPU reference
+// is, is a benchmark question, not a unit test's: no timing is asserted here.)
+TEST_CASE("a medium shape runs through both stages", "[data][reference]") {
     const MoeShape shape{.tokens = 33, .model_dim = 512, .inter_dim = 256, .experts = 8, .topk = 2};
     const MoeWeights w = make_synthetic_weights(shape, 1);
     const MxfpMatrix act = make_synthetic_activations(shape, 1, ActivationScales::mxfp8);
     const Routing r = random_routing(33, 8, 2, 1);
-    const auto start = std::chrono::steady_clock::now();
     const std::vector<float> s1 = reference_stage1(shape, act, w, r);
     const std::vector<float> s2 = reference_stage2(shape, quantize_stage1_output(shape, s1, ActivationScales::mxfp8), w, r);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("M=33 512/256/E8/top2 reference: " << seconds << " s");
-    CHECK(seconds < 5.0);  // well under a second on an idle core; generous for a loaded CI host
-    for (float v : s2) REQUIRE(std::isfinite(v));
+    int nonzero = 0;
+    for (float v : s2) {
+        REQUIRE(std::isfinite(v));
+        nonzero += v != 0.f;
+    }
+    CHECK(nonzero > int(s2.size()) * 9 / 10);
 }

@@ -56,7 +56,8 @@ TEST_CASE("destroying the pool drops queued jobs instead of compiling them", "[r
     {
         CompilePool pool(nullptr, 1);
         for (int i = 0; i < 50; ++i)
-            results.push_back(pool.submit(template_request("reference_moe.hip", {}, kArch, {"-DJOB=" + std::to_string(i)})));
+            results.push_back(
+                pool.submit(template_request("reference_moe.hip", {}, kArch, {"-DJOB=" + std::to_string(i)})));
     }
     int dropped = 0;
     for (auto& f : results) {

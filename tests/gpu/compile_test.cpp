@@ -60,8 +60,9 @@ TEST_CASE("a header included under two spellings is compiled once", "[rtc][compi
     CompileRequest r;
     r.source_name = "twice.hip";
     // common/mx_types.h includes "host_device.h": the same file as "common/host_device.h".
-    r.source = "#include \"common/host_device.h\"\n#include \"common/mx_types.h\"\n"
-               "__global__ void twice(float* x) { x[0] = mx_e8m0_to_float(127); }\n";
+    r.source =
+        "#include \"common/host_device.h\"\n#include \"common/mx_types.h\"\n"
+        "__global__ void twice(float* x) { x[0] = mx_e8m0_to_float(127); }\n";
     r.name_expressions = {"twice"};
     r.arch = kArch;
     CHECK_NOTHROW(compile(r));

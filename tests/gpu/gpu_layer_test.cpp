@@ -116,10 +116,11 @@ TEST_CASE("a runtime-compiled kernel loads and launches", "[gpu]") {
 
     CHECK(contains(thrown_message([&] { module.kernel("no_such_kernel"); }), "no_such_kernel"));
     // 4096 threads per block is beyond every GPU: the launch error names the kernel.
-    CHECK(contains(thrown_message([&] {
-                       module.kernel(code.lowered_names[0]).launch({{1}, {4096}}, stream, 2.0f, dx.data(), dy.data(), n);
-                   }),
-                   code.lowered_names[0]));
+    CHECK(
+        contains(thrown_message([&] {
+                     module.kernel(code.lowered_names[0]).launch({{1}, {4096}}, stream, 2.0f, dx.data(), dy.data(), n);
+                 }),
+                 code.lowered_names[0]));
 }
 
 TEST_CASE("a launch may use more than 48 KB of dynamic shared memory", "[gpu]") {

@@ -19,7 +19,8 @@ TEST_CASE("every kernel template is embedded with its exact text", "[rtc][source
                           "common/mx_types.h", "common/host_device.h", "common/synthetic.h"}) {
         INFO(p);
         CHECK(std::find(paths.begin(), paths.end(), p) != paths.end());
-        const auto on_disk = moetune::test::read_text(moetune::test::fixtures_dir().parent_path().parent_path() / "kernel_templates" / p);
+        const auto on_disk = moetune::test::read_text(moetune::test::fixtures_dir().parent_path().parent_path() /
+                                                      "kernel_templates" / p);
         CHECK(kernel_source(p) == on_disk);
     }
     CHECK(std::is_sorted(paths.begin(), paths.end()));
@@ -41,8 +42,9 @@ TEST_CASE("quoted includes are followed through the templates, under the name th
 
 TEST_CASE("header texts are guarded by their path, keeping their own line numbers", "[rtc][sources]") {
     const std::string text = guarded_header_text("common/a-b.h", "int x;");
-    CHECK(text == "#ifndef MOETUNE_RTC_ONCE_common_a_b_h\n#define MOETUNE_RTC_ONCE_common_a_b_h\n"
-                  "#line 1 \"common/a-b.h\"\nint x;\n#endif\n");
+    CHECK(text ==
+          "#ifndef MOETUNE_RTC_ONCE_common_a_b_h\n#define MOETUNE_RTC_ONCE_common_a_b_h\n"
+          "#line 1 \"common/a-b.h\"\nint x;\n#endif\n");
 }
 
 TEST_CASE("an include that is not an embedded template is reported with the including file", "[rtc][sources]") {

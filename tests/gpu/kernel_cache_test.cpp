@@ -32,7 +32,11 @@ CompileRequest small_request() {
 
 CompiledCode sample_code(const std::string& tag) {
     CompiledCode c;
-    c.code = std::string("\x7f" "ELF\0binary\0", 12) + tag;
+    c.code = std::string(
+                 "\x7f"
+                 "ELF\0binary\0",
+                 12) +
+             tag;
     c.log = "warning: " + tag;
     c.lowered_names = {"_Z1av", "_Z1bv_" + tag};
     c.compile_ms = 12.5;
@@ -94,7 +98,8 @@ TEST_CASE("a damaged entry reads as a miss and the next compile repairs it", "[r
 
     std::string flipped = bytes;
     flipped[flipped.size() / 2] ^= 0x01;
-    for (const std::string& damage : {std::string(), bytes.substr(0, bytes.size() / 2), flipped, std::string("garbage")}) {
+    for (const std::string& damage :
+         {std::string(), bytes.substr(0, bytes.size() / 2), flipped, std::string("garbage")}) {
         INFO("entry of " << damage.size() << " bytes");
         overwrite(entry, damage);
         CHECK_FALSE(cache.load(cache_key(r)).has_value());
@@ -152,8 +157,10 @@ TEST_CASE("the default cache directory follows XDG_CACHE_HOME, then HOME", "[rtc
     ::setenv("XDG_CACHE_HOME", "", 1);
     const char* home = std::getenv("HOME");
     if (home && *home) CHECK(KernelCache::default_dir() == fs::path(home) / ".cache" / "moetune");
-    if (old_xdg) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
-    else ::unsetenv("XDG_CACHE_HOME");
+    if (old_xdg)
+        ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+    else
+        ::unsetenv("XDG_CACHE_HOME");
 }
 
 TEST_CASE("an unwritable cache directory does not fail the compile", "[rtc][cache]") {

@@ -25,7 +25,7 @@ std::vector<float> awkward_rows(int rows, int cols) {
     for (std::size_t i = 0; i < x.size(); ++i) {
         const unsigned h = mx_synth_hash(test::kSeed, 99, i);
         const float unit = mx_synth_hidden(test::kSeed, i);  // in (-2, 2)
-        x[i] = std::ldexp(unit, int(h % 40) - 20);             // 2^-20 .. 2^19
+        x[i] = std::ldexp(unit, int(h % 40) - 20);           // 2^-20 .. 2^19
     }
     const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
     auto block = [&](int row) { return x.data() + std::size_t(row) * cols; };
@@ -93,10 +93,10 @@ TEST_CASE("GPU MXFP8 quantisation of bf16 input equals the CPU's on the same val
 
 TEST_CASE("GPU MXFP8 quantisation rejects a shape that does not match its input", "[gpu][quant]") {
     const std::vector<float> x(64 * 32);
-    CHECK_THROWS_AS(data::quantize_mxfp8_gpu(test::data_kernels(), x, 64, 33, ActivationScales::mxfp8,
-                                             data::Bf16Rounding::none),
-                    std::invalid_argument);
-    CHECK_THROWS_AS(data::quantize_mxfp8_gpu(test::data_kernels(), x, 65, 32, ActivationScales::mxfp8,
-                                             data::Bf16Rounding::none),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(
+        data::quantize_mxfp8_gpu(test::data_kernels(), x, 64, 33, ActivationScales::mxfp8, data::Bf16Rounding::none),
+        std::invalid_argument);
+    CHECK_THROWS_AS(
+        data::quantize_mxfp8_gpu(test::data_kernels(), x, 65, 32, ActivationScales::mxfp8, data::Bf16Rounding::none),
+        std::invalid_argument);
 }

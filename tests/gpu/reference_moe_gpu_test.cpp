@@ -72,8 +72,9 @@ std::vector<int> routed_rows(const std::vector<int>& tokens, int topk) {
 
 // "" when every compared element is within tolerance; else the first one that is not, and how many.
 // cpu and tol: [gpu_rows.size(), cols]; gpu: the full output, whose row gpu_rows[i] is cpu's row i.
-std::string out_of_tolerance(const std::vector<float>& cpu, const std::vector<float>& gpu, const std::vector<int>& gpu_rows,
-                             std::size_t cols, const std::vector<float>& tol, const std::string& what) {
+std::string out_of_tolerance(const std::vector<float>& cpu, const std::vector<float>& gpu,
+                             const std::vector<int>& gpu_rows, std::size_t cols, const std::vector<float>& tol,
+                             const std::string& what) {
     std::size_t bad = 0, first_row = 0, first_col = 0;
     double worst_ratio = 0;
     for (std::size_t i = 0; i < gpu_rows.size(); ++i)
@@ -117,9 +118,11 @@ void check_against_cpu(int tokens) {
     const data::Routing sub_routing = subset_routing(routing, tokens_compared);
 
     // Stage 1.
-    const gpu::DeviceBuffer<float> d_stage1 = data::reference_stage1_gpu(kernels, shape, d_act, d_weights, d_routing, stream);
+    const gpu::DeviceBuffer<float> d_stage1 =
+        data::reference_stage1_gpu(kernels, shape, d_act, d_weights, d_routing, stream);
     const std::vector<float> stage1 = d_stage1.download();
-    CHECK(first_difference(stage1, data::reference_stage1_gpu(kernels, shape, d_act, d_weights, d_routing, stream).download(),
+    CHECK(first_difference(stage1,
+                           data::reference_stage1_gpu(kernels, shape, d_act, d_weights, d_routing, stream).download(),
                            "stage 1, second GPU run") == "");
     const data::MxfpMatrix sub_act = subset_rows(act, tokens_compared);
     CHECK(out_of_tolerance(data::reference_stage1(sub_shape, sub_act, weights, sub_routing), stage1, rows_compared,
@@ -127,9 +130,9 @@ void check_against_cpu(int tokens) {
                            "stage 1 M=" + std::to_string(tokens)) == "");
 
     // Stage 2 from the MXFP8 stage-1 output, the same bytes for GPU and CPU.
-    const data::DeviceMxfpMatrix d_inter = data::quantize_mxfp8_gpu(kernels, d_stage1, tokens * shape.topk, shape.inter_dim,
-                                                                    ActivationScales::mxfp8, data::Bf16Rounding::to_bf16_first,
-                                                                    stream);
+    const data::DeviceMxfpMatrix d_inter =
+        data::quantize_mxfp8_gpu(kernels, d_stage1, tokens * shape.topk, shape.inter_dim, ActivationScales::mxfp8,
+                                 data::Bf16Rounding::to_bf16_first, stream);
     stream.synchronize();
     const data::MxfpMatrix inter = data::download(d_inter);
     const data::MxfpMatrix expected_inter = data::quantize_stage1_output(shape, stage1, ActivationScales::mxfp8);
@@ -144,8 +147,10 @@ void check_against_cpu(int tokens) {
     CHECK(out_of_tolerance(cpu_rows2, rows2, rows_compared, shape.model_dim, rows_tol,
                            "stage 2 rows M=" + std::to_string(tokens)) == "");
 
-    const std::vector<float> out2 = data::reference_stage2_gpu(kernels, shape, d_inter, d_weights, d_routing, stream).download();
-    CHECK(first_difference(out2, data::reference_stage2_gpu(kernels, shape, d_inter, d_weights, d_routing, stream).download(),
+    const std::vector<float> out2 =
+        data::reference_stage2_gpu(kernels, shape, d_inter, d_weights, d_routing, stream).download();
+    CHECK(first_difference(out2,
+                           data::reference_stage2_gpu(kernels, shape, d_inter, d_weights, d_routing, stream).download(),
                            "stage 2, second GPU run") == "");
     CHECK(out_of_tolerance(data::reference_stage2(sub_shape, sub_inter, weights, sub_routing), out2, tokens_compared,
                            shape.model_dim, test::stage2_tolerance(sub_shape, rows_tol, cpu_rows2, sub_routing),
@@ -171,7 +176,8 @@ TEST_CASE("GPU reference time at DSv4.1-Flash size, M=16384", "[gpu][reference]"
     const data::MoeShape shape = test::dsv41_flash(tokens);
     const auto& kernels = test::data_kernels();
     const gpu::Stream stream;
-    const data::DeviceRouting routing = data::upload(data::random_routing(tokens, shape.experts, shape.topk, test::kSeed));
+    const data::DeviceRouting routing =
+        data::upload(data::random_routing(tokens, shape.experts, shape.topk, test::kSeed));
     const data::DeviceMxfpMatrix act =
         data::generate_synthetic_activations_gpu(kernels, shape, test::kSeed, ActivationScales::mxfp8, stream);
     const auto& weights = test::dsv41_device_weights();
@@ -180,15 +186,16 @@ TEST_CASE("GPU reference time at DSv4.1-Flash size, M=16384", "[gpu][reference]"
     const auto t0 = clock::now();
     const gpu::DeviceBuffer<float> stage1 = data::reference_stage1_gpu(kernels, shape, act, weights, routing, stream);
     const auto t1 = clock::now();
-    const data::DeviceMxfpMatrix inter = data::quantize_mxfp8_gpu(kernels, stage1, tokens * shape.topk, shape.inter_dim,
-                                                                  ActivationScales::mxfp8,
-                                                                  data::Bf16Rounding::to_bf16_first, stream);
+    const data::DeviceMxfpMatrix inter =
+        data::quantize_mxfp8_gpu(kernels, stage1, tokens * shape.topk, shape.inter_dim, ActivationScales::mxfp8,
+                                 data::Bf16Rounding::to_bf16_first, stream);
     const gpu::DeviceBuffer<float> out = data::reference_stage2_gpu(kernels, shape, inter, weights, routing, stream);
     const auto t2 = clock::now();
-    const double s1 = std::chrono::duration<double>(t1 - t0).count(), s2 = std::chrono::duration<double>(t2 - t1).count();
+    const double s1 = std::chrono::duration<double>(t1 - t0).count(),
+                 s2 = std::chrono::duration<double>(t2 - t1).count();
     const double rows = double(tokens) * shape.topk;
-    std::printf("GPU reference DSv4.1-Flash M=%d: stage 1 %.3f s (%.1f TFLOP/s), stage 2 %.3f s (%.1f TFLOP/s)\n", tokens,
-                s1, 2.0 * rows * 2 * shape.inter_dim * shape.model_dim / s1 / 1e12, s2,
+    std::printf("GPU reference DSv4.1-Flash M=%d: stage 1 %.3f s (%.1f TFLOP/s), stage 2 %.3f s (%.1f TFLOP/s)\n",
+                tokens, s1, 2.0 * rows * 2 * shape.inter_dim * shape.model_dim / s1 / 1e12, s2,
                 2.0 * rows * shape.model_dim * shape.inter_dim / s2 / 1e12);
     CHECK(out.size() == std::size_t(tokens) * shape.model_dim);
 }

@@ -31,7 +31,8 @@ template <class RowWork>
 void for_rows_by_expert(const data::Routing& routing, int experts, const std::vector<uint8_t>& packed,
                         const std::vector<uint8_t>& scales, int rows_per_expert, int cols, const RowWork& row_work) {
     std::vector<std::vector<int>> rows(static_cast<std::size_t>(experts));
-    for (std::size_t i = 0; i < routing.ids.size(); ++i) rows[static_cast<std::size_t>(routing.ids[i])].push_back(int(i));
+    for (std::size_t i = 0; i < routing.ids.size(); ++i)
+        rows[static_cast<std::size_t>(routing.ids[i])].push_back(int(i));
     std::atomic<int> next{0};
     auto worker = [&] {
         std::vector<float> w(std::size_t(rows_per_expert) * cols);
@@ -74,9 +75,9 @@ std::vector<float> stage1_tolerance(const data::MoeShape& s, const data::MxfpMat
                                const double silu = g.value * sigmoid;
                                const double dsilu = sigmoid * (1.0 + g.value * (1.0 - sigmoid));
                                const double dg = kRelative * g.magnitude, du = kRelative * u.magnitude;
-                               tol[std::size_t(r) * inter + n] = float(std::fabs(dsilu) * dg * std::fabs(u.value) +
-                                                                       std::fabs(silu) * du + dg * du +
-                                                                       1e-6 * std::fabs(silu * u.value));
+                               tol[std::size_t(r) * inter + n] =
+                                   float(std::fabs(dsilu) * dg * std::fabs(u.value) + std::fabs(silu) * du + dg * du +
+                                         1e-6 * std::fabs(silu * u.value));
                            }
                        });
     return tol;

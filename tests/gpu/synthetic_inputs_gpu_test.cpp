@@ -51,7 +51,9 @@ TEST_CASE("GPU synthetic weights equal the CPU's at DSv4.1-Flash size", "[gpu][s
     data::MoeShape one_expert = shape;
     one_expert.experts = 1;
     const data::MoeWeights cpu = data::make_synthetic_weights(one_expert, test::kSeed);
-    auto prefix = [](const std::vector<uint8_t>& v, std::size_t n) { return std::vector<uint8_t>(v.begin(), v.begin() + n); };
+    auto prefix = [](const std::vector<uint8_t>& v, std::size_t n) {
+        return std::vector<uint8_t>(v.begin(), v.begin() + n);
+    };
     CHECK(first_difference(cpu.w1, prefix(gpu.w1, cpu.w1.size()), "w1 expert 0") == "");
     CHECK(first_difference(cpu.w1_scale, prefix(gpu.w1_scale, cpu.w1_scale.size()), "w1_scale expert 0") == "");
     CHECK(first_difference(cpu.w2, prefix(gpu.w2, cpu.w2.size()), "w2 expert 0") == "");
@@ -63,18 +65,22 @@ TEST_CASE("GPU synthetic weights equal the CPU's at DSv4.1-Flash size", "[gpu][s
             INFO("w1 expert " << e << " row " << row);
             const std::size_t first = (e * 2 * inter + row) * model / 2;
             std::vector<uint8_t> expected(model / 2);
-            for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = mx_synth_fp4_byte(test::kSeed, MX_SYNTH_W1, first + i);
-            CHECK(first_difference(expected, std::vector<uint8_t>(gpu.w1.begin() + first, gpu.w1.begin() + first + model / 2),
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                expected[i] = mx_synth_fp4_byte(test::kSeed, MX_SYNTH_W1, first + i);
+            CHECK(first_difference(expected,
+                                   std::vector<uint8_t>(gpu.w1.begin() + first, gpu.w1.begin() + first + model / 2),
                                    "w1 row") == "");
         }
         const std::size_t row = model - 1;
         INFO("w2 expert " << e << " last row, and its scales");
         const std::size_t first = (e * model + row) * inter / 2, first_scale = (e * model + row) * inter / 32;
         std::vector<uint8_t> expected(inter / 2), expected_scales(inter / 32);
-        for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = mx_synth_fp4_byte(test::kSeed, MX_SYNTH_W2, first + i);
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            expected[i] = mx_synth_fp4_byte(test::kSeed, MX_SYNTH_W2, first + i);
         for (std::size_t i = 0; i < expected_scales.size(); ++i)
             expected_scales[i] = mx_synth_e8m0(test::kSeed, MX_SYNTH_W2_SCALE, first_scale + i);
-        CHECK(first_difference(expected, std::vector<uint8_t>(gpu.w2.begin() + first, gpu.w2.begin() + first + inter / 2),
+        CHECK(first_difference(expected,
+                               std::vector<uint8_t>(gpu.w2.begin() + first, gpu.w2.begin() + first + inter / 2),
                                "w2 row") == "");
         CHECK(first_difference(expected_scales,
                                std::vector<uint8_t>(gpu.w2_scale.begin() + first_scale,

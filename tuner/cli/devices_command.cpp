@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"

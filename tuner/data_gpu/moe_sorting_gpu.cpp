@@ -62,10 +62,11 @@ void moe_sorting_gpu(const DataKernels& kernels, const DeviceRouting& routing, D
         .launch({{blocks}, {kSortThreads}, static_cast<std::size_t>(out.experts) * int_bytes}, stream,
                 routing.ids.data(), entries, out.experts, chunks, out.chunk_counts.data(), zero_ptr, zero_bytes);
     kernels.kernel(kSortScatter)
-        .launch({{static_cast<unsigned>(chunks)}, {kSortThreads}, 3 * static_cast<std::size_t>(out.experts) * int_bytes},
-                stream, routing.ids.data(), routing.weights.data(), out.tokens, out.topk, out.experts, out.block_m,
-                chunks, out.chunk_counts.data(), max_padded, max_blocks, out.sorted_token_ids.data(),
-                out.sorted_weights.data(), out.sorted_expert_ids.data(), out.num_valid_ids.data());
+        .launch(
+            {{static_cast<unsigned>(chunks)}, {kSortThreads}, 3 * static_cast<std::size_t>(out.experts) * int_bytes},
+            stream, routing.ids.data(), routing.weights.data(), out.tokens, out.topk, out.experts, out.block_m, chunks,
+            out.chunk_counts.data(), max_padded, max_blocks, out.sorted_token_ids.data(), out.sorted_weights.data(),
+            out.sorted_expert_ids.data(), out.num_valid_ids.data());
 }
 
 SortedRouting moe_sorting_gpu(const DataKernels& kernels, const Routing& routing, int experts, int block_m) {

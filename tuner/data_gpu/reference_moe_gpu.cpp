@@ -34,8 +34,9 @@ void check_inputs(const MoeShape& s, const DeviceMxfpMatrix& a, int a_rows, int 
 // c[token*topk + slot][n] = sum_k a[row][k] * b[expert][n][k] for every routed row; see
 // mx_grouped_gemm. `sorted` must use block_m == kGemmTileM.
 void grouped_gemm(const DataKernels& kernels, const DeviceSortedRouting& sorted, const DeviceMxfpMatrix& a,
-                  bool a_row_is_routed_row, const gpu::DeviceBuffer<uint8_t>& b, const gpu::DeviceBuffer<uint8_t>& b_scale,
-                  int n_dim, int k_dim, gpu::DeviceBuffer<float>& c, const gpu::Stream& stream) {
+                  bool a_row_is_routed_row, const gpu::DeviceBuffer<uint8_t>& b,
+                  const gpu::DeviceBuffer<uint8_t>& b_scale, int n_dim, int k_dim, gpu::DeviceBuffer<float>& c,
+                  const gpu::Stream& stream) {
     using namespace kernel_names;
     const long long m_blocks = max_num_m_blocks(sorted.tokens, sorted.topk, sorted.experts, sorted.block_m);
     require(m_blocks <= 65535, "too many routed rows for one launch (" + std::to_string(m_blocks) + " row tiles)");
@@ -91,7 +92,8 @@ gpu::DeviceBuffer<float> reference_stage2_gpu(const DataKernels& kernels, const 
                                               const DeviceMxfpMatrix& inter_act, const DeviceMoeWeights& weights,
                                               const DeviceRouting& routing, const gpu::Stream& stream) {
     using namespace kernel_names;
-    const gpu::DeviceBuffer<float> rows = reference_stage2_rows_gpu(kernels, shape, inter_act, weights, routing, stream);
+    const gpu::DeviceBuffer<float> rows =
+        reference_stage2_rows_gpu(kernels, shape, inter_act, weights, routing, stream);
     const unsigned long long count = static_cast<unsigned long long>(shape.tokens) * shape.model_dim;
     gpu::DeviceBuffer<float> out(count);
     kernels.kernel(kWeightedTopkSum)

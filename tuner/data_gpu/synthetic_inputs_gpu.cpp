@@ -42,8 +42,8 @@ DeviceMoeWeights generate_synthetic_weights_gpu(const DataKernels& kernels, cons
     return w;
 }
 
-gpu::DeviceBuffer<float> generate_synthetic_hidden_gpu(const DataKernels& kernels, const MoeShape& shape,
-                                                       uint64_t seed, const gpu::Stream& stream) {
+gpu::DeviceBuffer<float> generate_synthetic_hidden_gpu(const DataKernels& kernels, const MoeShape& shape, uint64_t seed,
+                                                       const gpu::Stream& stream) {
     check_shape(shape);
     const unsigned long long count = static_cast<unsigned long long>(shape.tokens) * shape.model_dim;
     gpu::DeviceBuffer<float> hidden(count);
@@ -57,8 +57,8 @@ gpu::DeviceBuffer<float> generate_synthetic_hidden_gpu(const DataKernels& kernel
 DeviceMxfpMatrix generate_synthetic_activations_gpu(const DataKernels& kernels, const MoeShape& shape, uint64_t seed,
                                                     formats::ActivationScales mode, const gpu::Stream& stream) {
     const gpu::DeviceBuffer<float> hidden = generate_synthetic_hidden_gpu(kernels, shape, seed, stream);
-    DeviceMxfpMatrix act = quantize_mxfp8_gpu(kernels, hidden, shape.tokens, shape.model_dim, mode,
-                                              Bf16Rounding::none, stream);
+    DeviceMxfpMatrix act =
+        quantize_mxfp8_gpu(kernels, hidden, shape.tokens, shape.model_dim, mode, Bf16Rounding::none, stream);
     // `hidden` is freed on return; the quantisation reading it must have run by then.
     stream.synchronize();
     return act;

@@ -16,8 +16,8 @@ namespace moetune::data {
 DeviceMoeWeights generate_synthetic_weights_gpu(const DataKernels& kernels, const MoeShape& shape, uint64_t seed,
                                                 const gpu::Stream& stream);
 // make_synthetic_hidden on the device: [tokens, model_dim] floats, each exactly a bf16 value.
-gpu::DeviceBuffer<float> generate_synthetic_hidden_gpu(const DataKernels& kernels, const MoeShape& shape,
-                                                       uint64_t seed, const gpu::Stream& stream);
+gpu::DeviceBuffer<float> generate_synthetic_hidden_gpu(const DataKernels& kernels, const MoeShape& shape, uint64_t seed,
+                                                       const gpu::Stream& stream);
 // make_synthetic_activations on the device: the hidden states quantised to MXFP8.
 DeviceMxfpMatrix generate_synthetic_activations_gpu(const DataKernels& kernels, const MoeShape& shape, uint64_t seed,
                                                     formats::ActivationScales mode, const gpu::Stream& stream);

@@ -10,11 +10,12 @@ std::string unavailable_reason() {
 #else
     int count = 0;
     const hipError_t status = hipGetDeviceCount(&count);
-    const std::string vendor = status == hipSuccess ? std::string()
-                                                    : std::string(" (") + hipGetErrorString(status) + ")";
+    const std::string vendor =
+        status == hipSuccess ? std::string() : std::string(" (") + hipGetErrorString(status) + ")";
     if (status == hipErrorInsufficientDriver) return "no usable GPU driver on this host" + vendor;
     if (status == hipErrorNoDevice || (status == hipSuccess && count == 0)) return "no GPU device found" + vendor;
-    if (status != hipSuccess) return std::string("the GPU runtime failed to start: ") + hipGetErrorName(status) + vendor;
+    if (status != hipSuccess)
+        return std::string("the GPU runtime failed to start: ") + hipGetErrorName(status) + vendor;
     return {};
 #endif
 }

@@ -8,10 +8,10 @@ namespace moetune::gpu {
 
 struct DeviceInfo {
     int index = 0;
-    std::string name;         // "NVIDIA H200", "AMD Instinct MI355X"
-    std::string arch;         // compilation target: "sm_90a", "gfx950:sramecc+:xnack-"
-    std::string gfx;          // the AITER gfx column: "sm_90", "gfx950"
-    int cu_num = 0;           // SMs / CUs: the AITER cu_num column
+    std::string name;                            // "NVIDIA H200", "AMD Instinct MI355X"
+    std::string arch;                            // compilation target: "sm_90a", "gfx950:sramecc+:xnack-"
+    std::string gfx;                             // the AITER gfx column: "sm_90", "gfx950"
+    int cu_num = 0;                              // SMs / CUs: the AITER cu_num column
     std::size_t shared_mem_per_block_optin = 0;  // most dynamic shared memory one block can get
     int registers_per_block = 0;
     std::size_t l2_bytes = 0;

@@ -50,7 +50,8 @@ void Graph::release() noexcept {
 
 void Graph::replay(const Stream& stream, int times) const {
     for (int i = 0; i < times; ++i)
-        MOETUNE_HIP_CHECK(hipGraphLaunch(static_cast<hipGraphExec_t>(exec_), static_cast<hipStream_t>(stream.native())));
+        MOETUNE_HIP_CHECK(
+            hipGraphLaunch(static_cast<hipGraphExec_t>(exec_), static_cast<hipStream_t>(stream.native())));
 }
 
 }  // namespace moetune::gpu

@@ -60,7 +60,6 @@ inline const char* moetune_rtc_no_fma_option() { return "-ffp-contract=off"; }
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipSetDevice cudaSetDevice
 #define hipGetDevice cudaGetDevice
-#define hipDeviceSynchronize cudaDeviceSynchronize
 
 #define hipMalloc cudaMalloc
 #define hipFree cudaFree
@@ -84,7 +83,6 @@ inline const char* moetune_rtc_no_fma_option() { return "-ffp-contract=off"; }
 
 #define hipGraph_t cudaGraph_t
 #define hipGraphExec_t cudaGraphExec_t
-#define hipGraphNode_t cudaGraphNode_t
 #define hipStreamBeginCapture cudaStreamBeginCapture
 #define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
 #define hipStreamEndCapture cudaStreamEndCapture
@@ -113,8 +111,8 @@ inline cudaError_t hipModuleLaunchKernel(cudaKernel_t f, unsigned gx, unsigned g
                                          unsigned by, unsigned bz, unsigned shared_bytes, cudaStream_t stream,
                                          void** params, void** extra) {
     if (extra != nullptr) return cudaErrorInvalidValue;
-    return cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(gx, gy, gz), dim3(bx, by, bz), params,
-                            shared_bytes, stream);
+    return cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(gx, gy, gz), dim3(bx, by, bz), params, shared_bytes,
+                            stream);
 }
 
 // Kernels are compiled for the arch-specific target (sm_90a, sm_100a, ...) so wgmma and friends are
@@ -152,7 +150,8 @@ inline const char* moetune_rtc_compiler_name() { return "nvrtc"; }
 // -default-device: kernel templates are written HIP-style without __device__ on every helper.
 // The CUDA include dir provides cuda_fp8.h / cuda_bf16.h to kernels that want them.
 inline std::vector<std::string> moetune_rtc_target_options(const std::string& arch) {
-    return {"--gpu-architecture=" + arch, "-default-device", "-std=c++17", std::string("-I") + MOETUNE_CUDA_INCLUDE_DIR};
+    return {"--gpu-architecture=" + arch, "-default-device", "-std=c++17",
+            std::string("-I") + MOETUNE_CUDA_INCLUDE_DIR};
 }
 inline const char* moetune_rtc_no_fma_option() { return "--fmad=false"; }
 
@@ -194,7 +193,6 @@ inline const char* error_string(Error) { return "moetune was built without GPU s
 #define hipGetDeviceProperties ::moetune::gpu::none::unavailable
 #define hipSetDevice ::moetune::gpu::none::unavailable
 #define hipGetDevice ::moetune::gpu::none::unavailable
-#define hipDeviceSynchronize ::moetune::gpu::none::unavailable
 #define hipMalloc ::moetune::gpu::none::unavailable
 #define hipFree ::moetune::gpu::none::unavailable
 #define hipMemcpy ::moetune::gpu::none::unavailable

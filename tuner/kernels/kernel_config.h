@@ -1,7 +1,8 @@
 #pragma once
-// KernelConfig: every compile-time parameter of one fused-MoE stage kernel. One config prints as
-// exactly one kernel name and parses back from it (kernel_name.h); the kernel templates receive it
-// as -D options (compile_definitions.h). Grammar, tokens and defaults: docs/kernel-names.md.
+// KernelConfig: every compile-time parameter of one fused-MoE stage kernel
+// (kernel_templates/moe_stage1.hip, moe_stage2.hip). One config prints as exactly one kernel name
+// and parses back from it (kernel_name.h); the kernel templates receive it as -D options
+// (compile_definitions.h). Grammar, tokens and defaults: docs/kernel-names.md.
 //
 // Member defaults are the values an absent name token stands for, so KernelConfig{} with a stage
 // and a tile prints as the shortest name.
@@ -14,7 +15,8 @@ namespace moetune::kernels {
 // Stage 1 is the gate/up projection (W1, fused SiLU(gate)*up epilogue), stage 2 the down projection (W2).
 enum class Stage : int { gate_up = 1, down = 2 };
 
-// Numeric values are the codes the kernel templates see in MOETUNE_*_DTYPE (compile_definitions.h).
+// The element types a name can spell. The kernels implement fp8 activations x fp4 weights with
+// bf16 output (a8w4); the others parse so that config_error can say so.
 enum class DType : int {
     fp8_e4m3 = 1,  // name token "fp8"
     fp4_e2m1 = 2,  // name token "fp4" (packed two per byte)
@@ -23,31 +25,29 @@ enum class DType : int {
 
 // How stage 2 combines the top-k rows of a token.
 enum class Stage2Mode : int {
-    atomic = 0,  // scale by the routing weight and atomically add into out[M, model_dim] (zeroed by the sort)
-    reduce = 1,  // write [M, topk, model_dim]; a separate reduce kernel sums over top-k (deterministic)
+    atomic = 0,  // scale by the routing weight and atomically add into out[M, model_dim] (zeroed first)
+    reduce = 1,  // write [M*topk, model_dim] partials; moe_reduce.hip sums over top-k (deterministic)
 };
 
 struct KernelConfig {
     Stage stage = Stage::gate_up;
-    DType act = DType::fp8_e4m3;  // activations (MX: e8m0 scale per 1x32)
+    DType act = DType::fp8_e4m3;     // activations (MX: e8m0 scale per 1x32)
     DType weight = DType::fp4_e2m1;  // weights (MX: e8m0 scale per 1x32)
-    DType out = DType::bf16;      // output element type of the MoE
+    DType out = DType::bf16;         // output element type of the MoE
 
     // Workgroup tile. tile_m = rows of the sorted token stream; tile_n = stage 1: W1 rows (gate and
-    // up together, so tile_n/2 output columns), stage 2: model_dim columns; tile_k = along K
-    // (stage 1: model_dim, stage 2: inter_dim), a multiple of the 32-wide MX scale block.
+    // up interleaved, so tile_n/2 output columns), stage 2: model_dim columns; tile_k = K elements
+    // (stage 1: model_dim, stage 2: inter_dim) per weight prefetch group: 128, 256 or 512, i.e.
+    // 1, 2 or 4 chunks of 128 that each warp loads into registers before multiplying them.
     int tile_m = 32;
     int tile_n = 128;
     int tile_k = 256;
 
-    int warps = 8;                     // warps (AMD: waves) per workgroup            token _w{n}
-    int pipeline_stages = 2;           // shared-memory buffers of the K loop        token _st{n}
-    bool nontemporal_weights = false;  // stream weight loads past the caches        token _nt
-    bool persistent = false;           // grid = resident workgroups looping over tiles  token _persist
+    int warps = 8;                     // 32-lane warps per workgroup (AMD: half waves)  token _w{n}
+    bool nontemporal_weights = false;  // stream weight loads past the caches            token _nt
 
-    // Stage 1 only.
-    bool gate_up_interleaved = false;  // W1 rows interleaved gate/up per 16 (GUGU)  token _gui
-    bool fused_mxfp8_out = false;      // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
+    // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
+    bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
 
     // Stage 2 only.
     Stage2Mode mode = Stage2Mode::atomic;  // token _atomic / _reduce (always spelled out)
@@ -66,13 +66,18 @@ int sort_block_m(const KernelConfig& c);
 
 int stage_number(Stage s);  // 1 or 2
 
-// Why the config is not a well-formed kernel of the families moetune builds (values out of their
-// domains, a field of the other stage set, a dtype not implemented yet); nullopt when it is.
-// Shape- and device-dependent checks are pruning's job (candidates.h), not this function's.
-std::optional<std::string> config_error(const KernelConfig& c);
+// The narrowest warp block the templates accept along N, and so the tile_n granule: stage 1 32 W1
+// rows (a 16-row gate block with its 16 up rows, so SiLU(gate)*up stays in one warp's registers),
+// 64 with the fused MXFP8 epilogue (each warp quantises whole 32-column MX blocks); stage 2 8
+// columns (one tensor-core N tile).
+int warp_n_granule(const KernelConfig& c);
+// Warp blocks are whole 16-row tensor-core tiles along M.
+inline constexpr int kWarpMGranule = 16;
 
-// Storage bits of one element (fp4: 4).
-int dtype_bits(DType t);
+// Why the config is not a well-formed kernel of the templates (values out of their domains, a
+// field of the other stage set, a dtype not implemented); nullopt when it is. Shape- and
+// device-dependent checks are pruning's job (static_checks.h), not this function's.
+std::optional<std::string> config_error(const KernelConfig& c);
 
 // Name token of a dtype ("fp8", "fp4", "bf16") and back.
 std::string_view dtype_token(DType t);
@@ -80,6 +85,11 @@ std::optional<DType> dtype_from_token(std::string_view token);
 
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128};
+// tile_k values: K chunks of 128 per prefetch group (the templates' PIPE = tile_k / 128).
+inline constexpr int kTileKs[] = {128, 256, 512};
+// The K chunk the templates walk (one 512-byte mma_k128 weight load per 8 rows): K of both GEMMs
+// must be a multiple of it.
+inline constexpr int kKChunk = 128;
 // Elements per e8m0 scale along K (MX block).
 inline constexpr int kMxBlock = 32;
 

@@ -9,9 +9,9 @@ namespace {
 
 constexpr std::string_view kPrefix = "moetune";
 
-// The suffix tokens (the stage-2 mode and the optional ones). Declaration order is the one order a
-// name spells them in, for printing and for the parser's order check.
-enum class Suffix : int { mode, warps, stages, nontemporal, persistent, gui, fp8, sbm };
+// The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
+// the one order a name spells them in, for printing and for the parser's order check.
+enum class Suffix : int { mode, warps, nontemporal, gui, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -34,11 +34,8 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
             if (stage1) return "";
             return c.mode == Stage2Mode::atomic ? "atomic" : "reduce";
         case Suffix::warps: return c.warps == defaults.warps ? "" : "w" + std::to_string(c.warps);
-        case Suffix::stages:
-            return c.pipeline_stages == defaults.pipeline_stages ? "" : "st" + std::to_string(c.pipeline_stages);
         case Suffix::nontemporal: return c.nontemporal_weights ? "nt" : "";
-        case Suffix::persistent: return c.persistent ? "persist" : "";
-        case Suffix::gui: return stage1 && c.gate_up_interleaved ? "gui" : "";
+        case Suffix::gui: return stage1 ? "gui" : "";
         case Suffix::fp8: return stage1 && c.fused_mxfp8_out ? "fp8" : "";
         case Suffix::sbm: return !stage1 && c.sort_block != 0 ? "sbm" + std::to_string(c.sort_block) : "";
     }
@@ -63,12 +60,9 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
     if (token == "atomic") return ParsedSuffix{Suffix::mode, static_cast<int>(Stage2Mode::atomic)};
     if (token == "reduce") return ParsedSuffix{Suffix::mode, static_cast<int>(Stage2Mode::reduce)};
     if (token == "nt") return ParsedSuffix{Suffix::nontemporal};
-    if (token == "persist") return ParsedSuffix{Suffix::persistent};
     if (token == "gui") return ParsedSuffix{Suffix::gui};
     if (token == "fp8") return ParsedSuffix{Suffix::fp8};
-    // Longest keyword first: "sbm" and "st" both start with 's'.
     for (auto [keyword, kind] : {std::pair{std::string_view("sbm"), Suffix::sbm},
-                                 std::pair{std::string_view("st"), Suffix::stages},
                                  std::pair{std::string_view("w"), Suffix::warps}}) {
         if (token.substr(0, keyword.size()) != keyword) continue;
         if (auto v = parse_number(token.substr(keyword.size()))) return ParsedSuffix{kind, *v};
@@ -166,20 +160,21 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
         switch (s->kind) {
             case Suffix::mode: c.mode = static_cast<Stage2Mode>(s->value); break;
             case Suffix::warps: c.warps = s->value; break;
-            case Suffix::stages: c.pipeline_stages = s->value; break;
             case Suffix::nontemporal: c.nontemporal_weights = true; break;
-            case Suffix::persistent: c.persistent = true; break;
-            case Suffix::gui: c.gate_up_interleaved = true; break;
+            case Suffix::gui: break;  // the one W1 layout; checked below
             case Suffix::fp8: c.fused_mxfp8_out = true; break;
             case Suffix::sbm: c.sort_block = s->value; break;
         }
     }
     if (c.stage == Stage::down && !seen[static_cast<int>(Suffix::mode)])
         return reject(why_not, "stage-2 names need _atomic or _reduce after the tile");
+    if (c.stage == Stage::gate_up && !seen[static_cast<int>(Suffix::gui)])
+        return reject(why_not, "stage-1 names need _gui (W1 gate/up interleaved per 16 rows is the layout the "
+                               "kernel reads; separated gate/up is not implemented)");
     if (auto err = config_error(c)) return reject(why_not, *err);
 
     // Every token is now known, in order and in range; what remains is a default spelled out
-    // (e.g. _w8, _st2), which would give one config two names.
+    // (e.g. _w8), which would give one config two names.
     if (std::string canonical = kernel_name(c); canonical != name)
         return reject(why_not, "not the canonical name (default values are omitted): " + canonical);
     return c;

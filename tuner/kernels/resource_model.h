@@ -1,8 +1,9 @@
 #pragma once
-// The resource model: how much shared memory and how many registers per thread a config needs,
-// estimated before compiling so pruning can drop what cannot launch. It lives in this one place so
-// the kernel author can match it to the real templates; the formulas are in resource_model.cpp and
-// docs/kernel-names.md.
+// The resource model: the shared memory and registers per thread a config needs, estimated before
+// compiling so pruning can drop what cannot run well. It mirrors the templates as they are
+// (kernel_templates/common/moe_gemm.h): no shared-memory pipeline; each warp streams its weights
+// from global memory straight into registers and multiplies them with 16x8x32 FP8 tensor-core
+// steps. The register formula is calibrated against ptxas (docs/kernel-names.md, "Resource model").
 #include <optional>
 
 #include "kernels/kernel_config.h"
@@ -16,12 +17,10 @@ struct WarpGrid {
     int warps_n = 1;
 };
 
-// Smallest warp block: 16 rows (the MMA M) by 16 columns, or 32 W1 rows in stage 1 (a 16-row gate
-// block with its up block, so SiLU(gate)*up stays in one warp's registers).
-int min_warp_tile_n(Stage s);
-
-// The grid with the squarest warp blocks (smallest per-warp operand fragments, warp_m + warp_n);
-// nullopt when the warps cannot each get at least a 16 x min_warp_tile_n block.
+// Among the grids that give every warp a whole block (rows a multiple of 16, columns a multiple of
+// warp_n_granule), the one with the squarest blocks (smallest warp_m + warp_n: the fewest operand
+// loads per tensor-core step); on a tie the one with more warps along N (warps then stream
+// disjoint weights). nullopt when no grid fits.
 std::optional<WarpGrid> warp_grid(const KernelConfig& c);
 
 struct ResourceEstimate {
@@ -29,7 +28,7 @@ struct ResourceEstimate {
     int registers_per_thread = 0;
 };
 
-// Requires warp_grid(c) to exist (throws std::invalid_argument otherwise). warp_size: 32 or 64.
-ResourceEstimate estimate_resources(const KernelConfig& c, int warp_size);
+// Requires warp_grid(c) to exist (throws std::invalid_argument otherwise).
+ResourceEstimate estimate_resources(const KernelConfig& c);
 
 }  // namespace moetune::kernels

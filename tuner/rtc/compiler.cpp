@@ -68,9 +68,9 @@ CompiledCode run_compiler(const CompileRequest& r, const std::vector<Header>& he
     const hiprtcResult status =
         hiprtcCompileProgram(program.get(), static_cast<int>(option_ptrs.size()), option_ptrs.data());
     if (status != HIPRTC_SUCCESS)
-        throw CompileError(r.source_name + " for " + r.arch + ": compilation failed (" +
-                               hiprtcGetErrorString(status) + ")",
-                           program.log());
+        throw CompileError(
+            r.source_name + " for " + r.arch + ": compilation failed (" + hiprtcGetErrorString(status) + ")",
+            program.log());
 
     CompiledCode out;
     out.log = program.log();

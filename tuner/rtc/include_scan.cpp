@@ -56,7 +56,7 @@ std::string guarded_header_text(const std::string& path, std::string_view text) 
 }
 
 std::vector<Header> resolve_includes(const std::string& source_name, const std::string& source) {
-    std::map<std::string, std::string> by_name;  // include name -> embedded path
+    std::map<std::string, std::string> by_name;                // include name -> embedded path
     std::vector<std::pair<std::string, std::string>> pending;  // (including file, its text)
     pending.emplace_back(source_name, source);
     while (!pending.empty()) {
@@ -70,7 +70,8 @@ std::vector<Header> resolve_includes(const std::string& source_name, const std::
         }
     }
     std::vector<Header> headers;
-    for (const auto& [name, path] : by_name) headers.push_back({name, path, guarded_header_text(path, kernel_source(path))});
+    for (const auto& [name, path] : by_name)
+        headers.push_back({name, path, guarded_header_text(path, kernel_source(path))});
     return headers;
 }
 

@@ -92,7 +92,9 @@ void KernelCache::store(const std::string& key, const CompiledCode& code) const 
     const std::filesystem::path path = entry_path(key);
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
-    if (ec) throw std::runtime_error("cannot create kernel cache directory " + path.parent_path().string() + ": " + ec.message());
+    if (ec)
+        throw std::runtime_error("cannot create kernel cache directory " + path.parent_path().string() + ": " +
+                                 ec.message());
     write_file_atomically(path, bytes);
 }
 

@@ -1,0 +1,39 @@
+#include "kernels/launch_geometry.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/kernel_name.h"
+
+namespace moetune::kernels {
+
+long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m) {
+    const long long rows = (long long)shape.tokens * shape.topk;
+    const long long bound = rows / block_m + std::min<long long>(shape.experts, rows);
+    return std::min<long long>(bound, data::max_num_m_blocks(shape.tokens, shape.topk, shape.experts, block_m));
+}
+
+LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape) {
+    const bool stage1 = c.stage == Stage::gate_up;
+    const int n = stage1 ? 2 * shape.inter_dim : shape.model_dim;
+    if (n % c.tile_n != 0)
+        throw std::invalid_argument(kernel_name(c) + ": tile_n " + std::to_string(c.tile_n) + " does not divide N " +
+                                    std::to_string(n));
+    const int sort_bm = sort_block_m(c);
+    const long long m_tiles = used_sort_blocks_bound(shape, sort_bm) * (sort_bm / c.tile_m);
+    LaunchGeometry g;
+    g.grid = {unsigned(std::max<long long>(m_tiles, 1)), unsigned(n / c.tile_n), 1};
+    g.block = {unsigned(c.warps * 32), 1, 1};  // the templates use 32-lane groups on every vendor
+    return g;
+}
+
+LaunchGeometry reduce_launch_geometry(const data::MoeShape& shape) {
+    const long long groups = (long long)shape.tokens * (shape.model_dim / 8);
+    LaunchGeometry g;
+    g.grid = {unsigned((groups + kReduceThreads - 1) / kReduceThreads), 1, 1};
+    g.block = {unsigned(kReduceThreads), 1, 1};
+    return g;
+}
+
+}  // namespace moetune::kernels

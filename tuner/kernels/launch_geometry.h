@@ -1,0 +1,31 @@
+#pragma once
+// Grid and block of one candidate kernel for one problem, as the templates in kernel_templates/
+// expect them: x walks the sorted-row tiles, y the N tiles. Pure arithmetic, no GPU SDK.
+#include "data/moe_problem.h"
+#include "kernels/kernel_config.h"
+
+namespace moetune::kernels {
+
+struct Dim3 {
+    unsigned x = 1, y = 1, z = 1;
+};
+
+struct LaunchGeometry {
+    Dim3 grid;
+    Dim3 block;
+    unsigned dynamic_shared_bytes = 0;
+};
+
+// An upper bound on the sort blocks moe_sorting fills: each expert with rows rounds up once, so
+// sum_e ceil(c_e / bm) <= floor(M*topk / bm) + min(E, M*topk). Launching only these (instead of
+// all max_num_m_blocks) matters at few tokens, where most blocks of the worst case are empty.
+long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m);
+
+// Throws std::invalid_argument when the config does not tile the shape (pruning rejects those).
+LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape);
+
+// The stage-2 reduce kernel (kernel_templates/moe_reduce.hip): kReduceThreads threads, 8 columns each.
+inline constexpr int kReduceThreads = 256;
+LaunchGeometry reduce_launch_geometry(const data::MoeShape& shape);
+
+}  // namespace moetune::kernels

@@ -1,0 +1,60 @@
+#pragma once
+// The device data every candidate of one (shape, token bucket, seed, routing) shares, built once and
+// kept resident while candidates of the bucket are measured:
+//   - the activations: synthetic hidden states quantised to MXFP8 with AITER's dynamic scales;
+//   - the routing of the spec, and its moe_sorting per block_m (sorted on the GPU at first use);
+//   - the references, computed on the GPU and kept on the host for judging: stage 1 (float), the
+//     stage-2 input made from it (MXFP8 of its bf16 rounding, as AITER's unfused path feeds stage 2),
+//     and stage 2 from that input. Stage-2 candidates run on this reference input, so each stage is
+//     judged on its own;
+//   - for cold-L2 timing, extra copies of each stage's input (uploaded at first use).
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "data/moe_problem.h"
+#include "data/routing_spec.h"
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/device_moe_data.h"
+#include "gpu/stream.h"
+#include "measure/shape_weights.h"
+
+namespace moetune::measure {
+
+class BucketData {
+public:
+    // Throws InputError for a routing file that cannot be used. Returns when the references are done.
+    BucketData(const data::DataKernels& kernels, const ShapeWeights& weights, const data::MoeShape& shape,
+               uint64_t seed, const data::RoutingSpec& routing, const gpu::Stream& stream);
+
+    bool serves(const data::MoeShape& shape, uint64_t seed, const data::RoutingSpec& routing) const;
+    const data::MoeShape& shape() const { return shape_; }
+
+    // The input of a stage's candidates: stage 1 the activations [M, model_dim], stage 2 the
+    // reference stage-2 input [M*topk, inter]. copy > 0: an identical copy for cold-L2 rotation.
+    const data::DeviceMxfpMatrix& input(int stage, int copy = 0);
+
+    // moe_sorting of the routing with this block size.
+    const data::DeviceSortedRouting& sorted(int block_m);
+
+    // [M*topk, inter] and [M, model_dim].
+    const std::vector<float>& reference_stage1() const { return reference_stage1_; }
+    const std::vector<float>& reference_stage2() const { return reference_stage2_; }
+
+private:
+    const data::DataKernels& kernels_;
+    const gpu::Stream& stream_;
+    data::MoeShape shape_;
+    uint64_t seed_;
+    std::string routing_;  // canonical spelling (data::to_string)
+    data::DeviceRouting device_routing_;
+    data::DeviceMxfpMatrix inputs_[2];
+    std::vector<float> reference_stage1_;
+    std::vector<float> reference_stage2_;
+    std::map<int, data::DeviceSortedRouting> sorted_;
+    std::deque<data::DeviceMxfpMatrix> input_copies_[2];  // copies 1, 2, ...; a deque keeps references stable
+};
+
+}  // namespace moetune::measure

@@ -1,0 +1,175 @@
+#include "measure/candidate_launch.h"
+
+#include <algorithm>
+
+#include "common/mx_types.h"
+#include "data_gpu/launch_grid.h"
+#include "formats/mx_quantize.h"
+#include "kernels/launch_geometry.h"
+#include "measure/kernel_args.h"
+
+namespace moetune::measure {
+namespace {
+
+gpu::LaunchShape to_launch_shape(const kernels::LaunchGeometry& g) {
+    return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
+}
+
+std::vector<float> bf16_to_float(const std::vector<uint16_t>& bits) {
+    std::vector<float> out(bits.size());
+    std::transform(bits.begin(), bits.end(), out.begin(), [](uint16_t b) { return mx_bf16_to_float(b); });
+    return out;
+}
+
+// The bytes of one copy: what a launch reads besides weights and routing, and what it writes.
+template <class... Buffers>
+std::size_t bytes_of(const Buffers&... buffers) {
+    return (buffers.bytes() + ...);
+}
+
+}  // namespace
+
+int cold_l2_copies(std::size_t bytes_per_copy, std::size_t l2_bytes, int launches_per_graph) {
+    const std::size_t enough = l2_bytes / std::max<std::size_t>(bytes_per_copy, 1) + 1;
+    return static_cast<int>(std::clamp<std::size_t>(enough, 1, std::max(launches_per_graph, 1)));
+}
+
+CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel,
+                                 const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
+                                 const ShapeWeights& weights, BucketData& bucket, bool cold_l2, std::size_t l2_bytes,
+                                 int launches_per_graph)
+    : config_(config),
+      kernel_(kernel),
+      data_kernels_(data_kernels),
+      harness_kernels_(harness_kernels),
+      weights_(weights),
+      bucket_(bucket),
+      sorted_(bucket.sorted(kernels::sort_block_m(config))),
+      launch_shape_(to_launch_shape(kernels::launch_geometry(config, bucket.shape()))) {
+    const int stage = kernels::stage_number(config.stage);
+    outputs_.push_back(allocate_outputs());
+    inputs_.push_back(&bucket.input(stage, 0));
+    if (!cold_l2) return;
+    const Outputs& o = outputs_.front();
+    const data::DeviceMxfpMatrix& in = *inputs_.front();
+    const std::size_t per_copy = bytes_of(in.values, in.scales, o.bf16, o.fp8, o.fp8_scale, o.partial);
+    const int copies = cold_l2_copies(per_copy, l2_bytes, launches_per_graph);
+    for (int c = 1; c < copies; ++c) {
+        outputs_.push_back(allocate_outputs());
+        inputs_.push_back(&bucket.input(stage, c));
+    }
+}
+
+CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
+    const data::MoeShape& s = bucket_.shape();
+    const std::size_t routed_rows = std::size_t(s.tokens) * s.topk;
+    Outputs o;
+    if (config_.stage == kernels::Stage::gate_up) {
+        const std::size_t elements = routed_rows * s.inter_dim;
+        if (!config_.fused_mxfp8_out) o.bf16 = gpu::DeviceBuffer<uint16_t>(elements);
+        o.fp8 = gpu::DeviceBuffer<uint8_t>(elements);
+        o.fp8_scale = gpu::DeviceBuffer<uint8_t>(elements / formats::kMxBlock);
+    } else {
+        o.bf16 = gpu::DeviceBuffer<uint16_t>(std::size_t(s.tokens) * s.model_dim);
+        if (config_.mode == kernels::Stage2Mode::reduce)
+            o.partial = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
+    }
+    return o;
+}
+
+void CandidateLaunch::poison(int copy) {
+    Outputs& o = outputs_.at(copy);
+    if (!o.bf16.empty()) o.bf16.fill_bytes(0xFF);  // bf16 0xFFFF: NaN
+    if (!o.fp8.empty()) o.fp8.fill_bytes(0x7F);    // e4m3fn 0x7F: NaN
+    if (!o.fp8_scale.empty()) o.fp8_scale.fill_bytes(0xFF);  // e8m0 0xFF: NaN
+    if (!o.partial.empty()) o.partial.fill_bytes(0xFF);
+}
+
+void CandidateLaunch::enqueue(const gpu::Stream& stream, int copy) {
+    if (config_.stage == kernels::Stage::gate_up) enqueue_stage1(stream, copy);
+    else enqueue_stage2(stream, copy);
+}
+
+void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
+    const data::MoeShape& s = bucket_.shape();
+    const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
+    const Outputs& o = outputs_.at(copy);
+    const data::DeviceMoeWeights& w = weights_.kernel_layout();
+    const bool fused = config_.fused_mxfp8_out;
+    const MoeStage1Args args{in.values.data(),
+                             in.scales.data(),
+                             w.w1.data(),
+                             w.w1_scale.data(),
+                             sorted_.sorted_token_ids.data(),
+                             sorted_.sorted_expert_ids.data(),
+                             sorted_.num_valid_ids.data(),
+                             fused ? static_cast<void*>(o.fp8.data()) : static_cast<void*>(o.bf16.data()),
+                             fused ? o.fp8_scale.data() : nullptr,
+                             s.tokens,
+                             s.topk,
+                             s.model_dim,
+                             s.inter_dim};
+    kernel_.launch(launch_shape_, stream, args);
+    if (fused) return;
+    // The bf16 output quantised as stage 2 needs it (dynamic MXFP8 scales, production's rule).
+    using namespace data::kernel_names;
+    const unsigned long long blocks = o.fp8_scale.size();
+    const uint16_t* x = o.bf16.data();
+    data_kernels_.kernel(kQuantBf16)
+        .launch({{data::grid_stride_blocks(blocks, kElementwiseThreads)}, {kElementwiseThreads}}, stream, x, blocks,
+                o.fp8.data(), o.fp8_scale.data());
+}
+
+void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
+    const data::MoeShape& s = bucket_.shape();
+    const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
+    Outputs& o = outputs_.at(copy);
+    const data::DeviceMoeWeights& w = weights_.kernel_layout();
+    const bool atomic = config_.mode == kernels::Stage2Mode::atomic;
+    if (atomic) o.bf16.fill_bytes_async(0, stream);
+    const MoeStage2Args args{in.values.data(),
+                             in.scales.data(),
+                             w.w2.data(),
+                             w.w2_scale.data(),
+                             sorted_.sorted_token_ids.data(),
+                             sorted_.sorted_weights.data(),
+                             sorted_.sorted_expert_ids.data(),
+                             sorted_.num_valid_ids.data(),
+                             atomic ? o.bf16.data() : o.partial.data(),
+                             s.tokens,
+                             s.topk,
+                             s.model_dim,
+                             s.inter_dim};
+    kernel_.launch(launch_shape_, stream, args);
+    if (atomic) return;
+    const MoeReduceArgs reduce{o.partial.data(), o.bf16.data(), s.tokens, s.topk, s.model_dim};
+    harness_kernels_.kernel(harness_kernel_names::kReduce)
+        .launch(to_launch_shape(kernels::reduce_launch_geometry(s)), stream, reduce);
+}
+
+std::vector<float> CandidateLaunch::output(int copy) const {
+    const Outputs& o = outputs_.at(copy);
+    if (config_.stage == kernels::Stage::gate_up && config_.fused_mxfp8_out) {
+        const data::MoeShape& s = bucket_.shape();
+        const int rows = s.tokens * s.topk;
+        std::vector<float> out(std::size_t(rows) * s.inter_dim);
+        formats::dequantize_mxfp8(o.fp8.download(), o.fp8_scale.download(), rows, s.inter_dim, out);
+        return out;
+    }
+    return bf16_to_float(o.bf16.download());
+}
+
+const std::vector<float>& CandidateLaunch::reference() const {
+    return config_.stage == kernels::Stage::gate_up ? bucket_.reference_stage1() : bucket_.reference_stage2();
+}
+
+std::size_t CandidateLaunch::row_length() const {
+    const data::MoeShape& s = bucket_.shape();
+    return std::size_t(config_.stage == kernels::Stage::gate_up ? s.inter_dim : s.model_dim);
+}
+
+bool CandidateLaunch::zero_start() const {
+    return config_.stage == kernels::Stage::down && config_.mode == kernels::Stage2Mode::atomic;
+}
+
+}  // namespace moetune::measure

@@ -1,0 +1,78 @@
+#pragma once
+// One launch of a candidate as it is validated and timed: the kernel plus what AITER counts with it
+// (aiter-fmoe-format.md §3.6-3.7), and the buffers it writes:
+//   stage 1, _fp8     the kernel writes MXFP8 values + e8m0 scales
+//   stage 1, bf16 out the kernel, then the separate MXFP8 quantisation of its output (AITER's
+//                     fairness adder: a fused candidate does that work inside)
+//   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds
+//   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
+// Moe_sorting is outside (AITER excludes it too): each block_m is sorted once per bucket.
+//
+// Cold-L2 timing rotates the launches of a graph over `copies()` sets of input and outputs; copy 0
+// is the one that is validated.
+#include <cstddef>
+#include <vector>
+
+#include "data_gpu/data_kernels.h"
+#include "gpu/device_buffer.h"
+#include "gpu/module.h"
+#include "gpu/stream.h"
+#include "kernels/kernel_config.h"
+#include "measure/bucket_data.h"
+#include "measure/harness_kernels.h"
+#include "measure/shape_weights.h"
+
+namespace moetune::measure {
+
+// Copies for cold-L2 rotation: enough that together they exceed the L2 (floor(l2 / bytes) + 1),
+// but no more than there are launches to rotate over. Pure.
+int cold_l2_copies(std::size_t bytes_per_copy, std::size_t l2_bytes, int launches_per_graph);
+
+class CandidateLaunch {
+public:
+    // `kernel` must be the config's compiled entry point and outlive this object, as must the others.
+    // cold_l2: rotate over cold_l2_copies(...) copies, else one. Throws std::invalid_argument when
+    // the config does not tile the shape (kernels::launch_geometry).
+    CandidateLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel,
+                    const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
+                    const ShapeWeights& weights, BucketData& bucket, bool cold_l2, std::size_t l2_bytes,
+                    int launches_per_graph);
+
+    int copies() const { return static_cast<int>(outputs_.size()); }
+
+    // NaN-fills every buffer launch `copy` writes (bf16 0xFFFF, e4m3 0x7F, e8m0 0xFF). Synchronous.
+    void poison(int copy);
+    // Enqueues one launch on `copy`'s buffers; capturable.
+    void enqueue(const gpu::Stream& stream, int copy);
+
+    // After a completed launch: what is judged, as floats [rows, row_length()] -- stage 1 its output
+    // (dequantised when _fp8), stage 2 the final [M, model_dim] -- and the reference to judge it by.
+    std::vector<float> output(int copy) const;
+    const std::vector<float>& reference() const;
+    std::size_t row_length() const;
+    // Stage-2 atomic: the output starts zeroed, so unwritten rows read 0, not NaN (output_judge.h).
+    bool zero_start() const;
+
+private:
+    struct Outputs {
+        gpu::DeviceBuffer<uint16_t> bf16;           // stage 1 bf16 out [M*topk, inter]; stage 2 [M, model_dim]
+        gpu::DeviceBuffer<uint8_t> fp8, fp8_scale;  // stage 1: _fp8 output, or the separate quantisation's
+        gpu::DeviceBuffer<uint16_t> partial;        // stage 2 reduce: [M*topk, model_dim]
+    };
+    Outputs allocate_outputs() const;
+    void enqueue_stage1(const gpu::Stream& stream, int copy);
+    void enqueue_stage2(const gpu::Stream& stream, int copy);
+
+    kernels::KernelConfig config_;
+    const gpu::Kernel& kernel_;
+    const data::DataKernels& data_kernels_;
+    const HarnessKernels& harness_kernels_;
+    const ShapeWeights& weights_;
+    BucketData& bucket_;
+    const data::DeviceSortedRouting& sorted_;
+    gpu::LaunchShape launch_shape_;
+    std::vector<const data::DeviceMxfpMatrix*> inputs_;  // per copy
+    std::vector<Outputs> outputs_;                        // per copy
+};
+
+}  // namespace moetune::measure

@@ -1,0 +1,44 @@
+#include "measure/graph_timing.h"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "gpu/event.h"
+#include "gpu/graph.h"
+
+namespace moetune::measure {
+
+TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_graph) {
+    if (replay_ms.empty() || launches_per_graph < 1)
+        throw std::invalid_argument("summarize_replays: needs at least one replay of at least one launch");
+    std::sort(replay_ms.begin(), replay_ms.end());
+    const std::size_t n = replay_ms.size();
+    const double median = n % 2 ? replay_ms[n / 2] : (double(replay_ms[n / 2 - 1]) + replay_ms[n / 2]) / 2;
+    TimingStats s;
+    s.us_per_launch = median * 1000.0 / launches_per_graph;
+    s.spread_pct = median > 0 ? (double(replay_ms.back()) - replay_ms.front()) / median * 100.0 : 0.0;
+    return s;
+}
+
+TimingStats time_in_graph(const gpu::Stream& stream, const TimingOptions& options,
+                          const std::function<void(int launch)>& enqueue) {
+    const gpu::Graph graph = gpu::Graph::capture(stream, [&] {
+        for (int i = 0; i < options.launches_per_graph; ++i) enqueue(i);
+    });
+    graph.replay(stream, options.warmup_replays);
+    // Events are created up front and recorded around back-to-back replays: no host sync between
+    // replays, so the GPU never idles waiting for the host.
+    std::vector<std::unique_ptr<gpu::Event>> marks;
+    for (int i = 0; i <= options.timed_replays; ++i) marks.push_back(std::make_unique<gpu::Event>());
+    marks[0]->record(stream);
+    for (int i = 0; i < options.timed_replays; ++i) {
+        graph.replay(stream);
+        marks[i + 1]->record(stream);
+    }
+    std::vector<float> replay_ms;
+    for (int i = 0; i < options.timed_replays; ++i) replay_ms.push_back(gpu::Event::elapsed_ms(*marks[i], *marks[i + 1]));
+    return summarize_replays(std::move(replay_ms), options.launches_per_graph);
+}
+
+}  // namespace moetune::measure

@@ -1,0 +1,41 @@
+#pragma once
+// The kernels the harness itself runs around the candidates, compiled and loaded once per process
+// and device: the weight-layout permutation (kernel_templates/weight_layout.hip) and stage 2's
+// reduce (moe_reduce.hip), which every reduce-mode candidate is timed with.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpu/module.h"
+#include "rtc/compile_request.h"
+#include "rtc/kernel_cache.h"
+
+namespace moetune::measure {
+
+namespace harness_kernel_names {
+inline constexpr int kLayoutThreads = 256;
+inline constexpr const char* kFragmentsGateUp = "weight_layout_fragments<256, true>";
+inline constexpr const char* kFragments = "weight_layout_fragments<256, false>";
+inline constexpr const char* kRowsGateUp = "weight_layout_rows<256, true>";
+inline constexpr const char* kRows = "weight_layout_rows<256, false>";
+// kernels::kReduceThreads threads (reduce_launch_geometry).
+inline constexpr const char* kReduce = "moe_reduce_kernel<256>";
+}  // namespace harness_kernel_names
+
+class HarnessKernels {
+public:
+    // What gets compiled for `arch`; needs no GPU (tests compile it on the CPU-only host).
+    static std::vector<rtc::CompileRequest> requests(const std::string& arch);
+
+    // Compiles (through `cache` when not null) for the current device and loads.
+    explicit HarnessKernels(const rtc::KernelCache* cache);
+
+    // Throws std::out_of_range for a name not in harness_kernel_names.
+    const gpu::Kernel& kernel(const std::string& name_expression) const;
+
+private:
+    std::vector<gpu::Module> modules_;
+    std::map<std::string, gpu::Kernel> kernels_;
+};
+
+}  // namespace moetune::measure

@@ -1,0 +1,61 @@
+#pragma once
+// The unit of work of the measurement harness and what comes back: one candidate kernel of one
+// (shape, token bucket). A parent hands tasks to worker processes as JSON lines (worker_protocol.h)
+// and gets results back the same way, so both types round-trip through JSON exactly.
+// How a task is run, judged and timed: docs/measurement.md.
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "data/moe_problem.h"
+
+namespace moetune::measure {
+
+struct TimingOptions {
+    int launches_per_graph = 20;  // R back-to-back launches of the candidate captured in one graph
+    int warmup_replays = 3;       // graph replays before timing (clocks up, caches and TLBs warm)
+    int timed_replays = 15;       // replays each timed between two events; the median is reported
+    bool cold_l2 = false;         // rotate the R launches over copies of activations and outputs
+};
+
+struct MeasureTask {                 // one candidate of one (shape, token bucket)
+    data::MoeShape shape;            // tokens = the bucket's M
+    uint64_t seed = 0;
+    std::string routing = "random";  // data::parse_routing_spec spelling
+    std::string kernel_name;         // kernels::parse_kernel_name gives the config
+    std::string arch;                // compile target, e.g. "sm_90a"
+    std::string cache_dir;           // rtc kernel cache (the parent compiles first; the worker then hits the cache)
+    std::string metric = "cosine";   // data error-metric flag spelling; gate: err <= err_ratio
+    double err_ratio = 0.1;
+    TimingOptions timing;
+    int test_break = 0;              // 0, or 1 wrong / 2 fault / 3 hang (compiled with -DMOETUNE_TEST_BREAK)
+};
+
+struct MeasureResult {
+    std::string kernel_name;
+    int stage = 0;
+    int block_m = 0;
+    bool ok = false;
+    // "" when ok; otherwise "<kind>: <detail>" with kind one of (see failure.h)
+    //   config, input, compile, launch, fault, nan, wrong, timeout, internal
+    // e.g. "wrong: cosine 0.31 > 0.1", "fault: worker exited with signal 6 (Aborted): <last stderr line>".
+    std::string failure;
+    double us = 0;          // median per-launch time (µs); for stage 1 without _fp8 this includes the
+                            // separate MXFP8 quant kernel's time (AITER's fairness adder, §3.7);
+                            // for stage-2 reduce it includes the reduce kernel; atomic includes zeroing
+    double err = 0;         // value of the gating metric
+    double spread_pct = 0;  // (max - min) / median of the timed replays, in percent, for the report
+};
+
+void to_json(nlohmann::json& j, const TimingOptions& o);
+void from_json(const nlohmann::json& j, TimingOptions& o);
+void to_json(nlohmann::json& j, const MeasureTask& t);
+void from_json(const nlohmann::json& j, MeasureTask& t);
+void to_json(nlohmann::json& j, const MeasureResult& r);
+void from_json(const nlohmann::json& j, MeasureResult& r);
+
+// Why the options cannot time anything (a count below 1), or "" when they can.
+std::string timing_options_error(const TimingOptions& o);
+
+}  // namespace moetune::measure

@@ -1,0 +1,23 @@
+#include "measure/shape_weights.h"
+
+#include "data_gpu/synthetic_inputs_gpu.h"
+#include "measure/weight_layout_gpu.h"
+
+namespace moetune::measure {
+
+ShapeWeights::ShapeWeights(const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
+                           const data::MoeShape& shape, uint64_t seed, const gpu::Stream& stream)
+    : shape_(shape),
+      seed_(seed),
+      logical_(data::generate_synthetic_weights_gpu(data_kernels, shape, seed, stream)),
+      kernel_layout_(lay_out_mma_k128_gpu(harness_kernels, shape, logical_, stream)) {
+    stream.synchronize();
+}
+
+bool ShapeWeights::serves(const data::MoeShape& shape, uint64_t seed) const {
+    // The weights do not depend on the token count or top-k.
+    return seed == seed_ && shape.model_dim == shape_.model_dim && shape.inter_dim == shape_.inter_dim &&
+           shape.experts == shape_.experts;
+}
+
+}  // namespace moetune::measure

@@ -1,0 +1,34 @@
+#pragma once
+// The synthetic expert weights of one shape (its expert sizes) and seed, resident on
+// the device in both layouts: logical for the reference kernels, mma_k128 for the candidates.
+// DSv4.1-Flash: 2 x 1.7 GB, generated and permuted on the GPU in milliseconds.
+#include <cstdint>
+
+#include "data/moe_problem.h"
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/device_moe_data.h"
+#include "gpu/stream.h"
+#include "measure/harness_kernels.h"
+
+namespace moetune::measure {
+
+class ShapeWeights {
+public:
+    // Returns when both layouts are complete.
+    ShapeWeights(const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
+                 const data::MoeShape& shape, uint64_t seed, const gpu::Stream& stream);
+
+    // Same weights for `shape` (token count and top-k aside) and `seed`?
+    bool serves(const data::MoeShape& shape, uint64_t seed) const;
+
+    const data::DeviceMoeWeights& logical() const { return logical_; }
+    const data::DeviceMoeWeights& kernel_layout() const { return kernel_layout_; }
+
+private:
+    data::MoeShape shape_;
+    uint64_t seed_;
+    data::DeviceMoeWeights logical_;
+    data::DeviceMoeWeights kernel_layout_;
+};
+
+}  // namespace moetune::measure

@@ -1,0 +1,72 @@
+#include "measure/weight_layout_gpu.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace moetune::measure {
+namespace {
+
+void require(bool ok, const std::string& what) {
+    if (!ok) throw std::invalid_argument("mma-k128 layout (GPU): " + what);
+}
+
+// Enough blocks per expert to fill the device with all experts together, never more than needed.
+unsigned blocks_per_expert(unsigned long long units, int experts) {
+    constexpr unsigned long long kTargetBlocks = 4096;
+    const unsigned long long threads = harness_kernel_names::kLayoutThreads;
+    const unsigned long long needed = (units + threads - 1) / threads;
+    const unsigned long long share = std::max<unsigned long long>(1, kTargetBlocks / experts);
+    return static_cast<unsigned>(std::max<unsigned long long>(1, std::min(needed, share)));
+}
+
+}  // namespace
+
+gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
+                                                const formats::ExpertWeightDims& d, bool scales,
+                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream) {
+    using namespace harness_kernel_names;
+    require(d.experts > 0 && d.rows > 0 && d.cols > 0 && d.cols % 32 == 0,
+            "experts, rows and cols must be positive, cols a multiple of 32");
+    const bool gate_up = role == formats::WeightRole::gate_up;
+    if (gate_up) require(d.rows % 32 == 0, "gate_up weights need rows (2*inter_dim) a multiple of 32");
+    const unsigned long long row_bytes = scales ? d.cols / 32 : d.cols / 2;
+    const unsigned long long expert_bytes = row_bytes * static_cast<unsigned long long>(d.rows);
+    require(expert_bytes <= std::numeric_limits<unsigned>::max(), "one expert must stay below 4 GiB");
+    require(logical.size() == expert_bytes * d.experts,
+            "buffer of " + std::to_string(logical.size()) + " bytes does not match the dims");
+
+    gpu::DeviceBuffer<uint8_t> out(logical.size());
+    const unsigned rows = static_cast<unsigned>(d.rows), bytes = static_cast<unsigned>(row_bytes);
+    const gpu::Dim3 block{static_cast<unsigned>(kLayoutThreads)};
+    if (scales) {
+        const gpu::Dim3 grid{blocks_per_expert(expert_bytes, d.experts), static_cast<unsigned>(d.experts)};
+        const auto* src = logical.data();
+        auto* dst = out.data();
+        kernels.kernel(gate_up ? kRowsGateUp : kRows).launch({grid, block}, stream, src, dst, rows, bytes);
+    } else {
+        require(row_bytes % 64 == 0, "K must be a multiple of 128");
+        require(d.rows % 8 == 0, "rows must be a multiple of 8");
+        const gpu::Dim3 grid{blocks_per_expert(expert_bytes / 4, d.experts), static_cast<unsigned>(d.experts)};
+        const auto* src = reinterpret_cast<const unsigned*>(logical.data());
+        auto* dst = reinterpret_cast<unsigned*>(out.data());
+        kernels.kernel(gate_up ? kFragmentsGateUp : kFragments).launch({grid, block}, stream, src, dst, rows, bytes);
+    }
+    return out;
+}
+
+data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream) {
+    using formats::WeightRole;
+    const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
+    const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
+    data::DeviceMoeWeights out;
+    out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream);
+    out.w1_scale = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, logical.w1_scale, stream);
+    out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream);
+    out.w2_scale = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, true, logical.w2_scale, stream);
+    return out;
+}
+
+}  // namespace moetune::measure

@@ -1,0 +1,26 @@
+#pragma once
+// Logical expert weights (data::DeviceMoeWeights, as generated and as the reference reads them) into
+// formats::WeightLayout::mma_k128, the layout the candidate kernels read: w1 with role gate_up
+// (GU16-interleaved rows, tensor-core fragments), w2 with role down. Byte for byte the host's
+// formats::lay_out_values / lay_out_scales(mma_k128, ...).
+#include "data/moe_problem.h"
+#include "data_gpu/device_moe_data.h"
+#include "formats/weight_layout.h"
+#include "gpu/device_buffer.h"
+#include "gpu/stream.h"
+#include "measure/harness_kernels.h"
+
+namespace moetune::measure {
+
+// One tensor: packed FP4 values (scales == false, experts*rows*cols/2 bytes) or e8m0 scales
+// (experts*rows*cols/32 bytes). Enqueued on `stream`. Throws std::invalid_argument when the dims do
+// not suit the layout (the same conditions as the host's) or one expert exceeds 4 GiB.
+gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
+                                                const formats::ExpertWeightDims& dims, bool scales,
+                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream);
+
+// All four tensors of a shape's weights. Enqueued on `stream`.
+data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream);
+
+}  // namespace moetune::measure

@@ -1,0 +1,219 @@
+#include "sweep/sweep_driver.h"
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/spdlog.h>
+
+#include "kernels/kernel_name.h"
+#include "measure/failure.h"
+#include "select/improvement.h"
+#include "select/winner.h"
+#include "sweep/candidate_outcome.h"
+#include "sweep/output_paths.h"
+#include "sweep/profile_log.h"
+#include "sweep/tuned_output.h"
+
+namespace moetune::sweep {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::vector<kernels::KernelConfig> configs_of(const PlanEntry& e) {
+    std::vector<kernels::KernelConfig> configs = e.stage1.kept;
+    configs.insert(configs.end(), e.stage2.kept.begin(), e.stage2.kept.end());
+    return configs;
+}
+
+// Runs a write; any failure to write becomes CannotWriteOutput naming what was being written.
+template <class Write>
+void writing(const char* what, const std::filesystem::path& path, Write write) {
+    try {
+        write();
+    } catch (const std::exception& e) {
+        throw CannotWriteOutput(std::string("cannot write the ") + what + " " + path.string() + ": " + e.what());
+    }
+}
+
+table::TunedRow tuned_row(const PlanTarget& target, const table::TableShape& shape, const select::PairChoice& w) {
+    table::TunedRow row;
+    row.gfx = target.gfx;
+    row.cu_num = target.cu_num;
+    row.shape = shape;
+    row.block_m = w.block_m;  // the sort block = stage-1 tile_m
+    row.ksplit = 0;
+    row.us1 = w.stage1.us;
+    row.kernel_name1 = w.stage1.kernel_name;
+    row.err1 = w.stage1.err;
+    row.us2 = w.stage2.us;
+    row.kernel_name2 = w.stage2.kernel_name;
+    row.err2 = w.stage2.err;
+    row.us = w.us();
+    return row;  // run_1stage, xbf16, flat: 0 (two stages, MXFP8 input, sorted)
+}
+
+class BucketRun {
+public:
+    BucketRun(const PlanEntry& entry, BucketReport& report, const PlanTarget& target, const SweepSettings& settings)
+        : entry_(entry), report_(report), target_(target), settings_(settings) {}
+
+    void run(TaskRunner& runner, CompileAhead& compiler, const PlanEntry* next, Progress& progress) {
+        const std::vector<kernels::KernelConfig> configs = configs_of(entry_);
+        const Clock::time_point compile_start = Clock::now();
+        const std::map<std::string, std::string> compile_failures = compiler.wait(configs);
+        report_.compile_wall_s = seconds_since(compile_start);
+        if (next) compiler.start(configs_of(*next));  // compiles while this bucket is measured
+
+        std::vector<MeasuredCandidate> candidates;
+        std::vector<measure::MeasureTask> tasks;
+        std::vector<std::size_t> candidate_of_task;
+        for (const kernels::KernelConfig& c : configs) {
+            MeasuredCandidate m{c, {}};
+            m.result.kernel_name = kernels::kernel_name(c);
+            if (auto it = compile_failures.find(m.result.kernel_name); it != compile_failures.end()) {
+                m.result.failure = it->second;  // not sent to a GPU
+                progress.candidate_done();
+            } else {
+                measure::MeasureTask task = settings_.task;
+                task.shape = *entry_.problem;
+                task.kernel_name = m.result.kernel_name;
+                tasks.push_back(std::move(task));
+                candidate_of_task.push_back(candidates.size());
+            }
+            candidates.push_back(std::move(m));
+        }
+
+        const Clock::time_point timing_start = Clock::now();
+        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(); });
+        report_.timing_wall_s = seconds_since(timing_start);
+        if (results.size() != tasks.size())
+            throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
+                                   std::to_string(tasks.size()) + " tasks");
+        for (std::size_t t = 0; t < results.size(); ++t) {
+            MeasuredCandidate& m = candidates[candidate_of_task[t]];
+            const std::string name = m.result.kernel_name;
+            m.result = results[t];
+            m.result.kernel_name = name;  // the name sent, whatever a crashed worker filled in
+            if (m.result.ok && !select::measured(candidate_result(m)))
+                m.result.failure = measure::failure_text("internal", fmt::format("no usable time ({} us)", m.result.us));
+        }
+        decide(candidates);
+        if (settings_.profile_out)
+            writing("profile", *settings_.profile_out, [&] {
+                append_profile(*settings_.profile_out, target_.gfx, target_.cu_num, entry_.shape, candidates,
+                               settings_.task.err_ratio);
+            });
+    }
+
+private:
+    void decide(const std::vector<MeasuredCandidate>& candidates) {
+        const double err_ratio = settings_.task.err_ratio;
+        std::vector<select::CandidateResult> results;
+        for (const MeasuredCandidate& m : candidates) {
+            results.push_back(candidate_result(m));
+            switch (candidate_outcome(m, err_ratio)) {
+                case CandidateOutcome::failed: ++report_.failed; break;
+                case CandidateOutcome::over_err_ratio: ++report_.over_err_ratio; break;
+                case CandidateOutcome::pass: break;
+            }
+        }
+        report_.tried = candidates.size();
+        const select::Selection s = select::select_winner(results, err_ratio);
+        for (int block_m : s.unpaired_block_m)
+            spdlog::debug("{}: block_m {}: only one stage has passing kernels", short_label(entry_.shape), block_m);
+        report_.winner = s.winner;
+        report_.runner_up = s.runner_up;
+        if (!s.winner) {
+            report_.status = BucketStatus::failed;
+            report_.reason = fmt::format("no passing stage-1/stage-2 pair on one block_m ({} of {} candidates failed, "
+                                         "{} over err-ratio {}; --profile-out lists each)",
+                                         report_.failed, report_.tried, report_.over_err_ratio, err_ratio);
+            return;
+        }
+
+        // Re-read OUT: it is the record of what is finished, whatever happened since the start.
+        TunedOutput out = TunedOutput::read(settings_.output);
+        const bool had_row = out.contains(entry_.key);
+        if (had_row) report_.previous_us = out.us(entry_.key);
+        if (had_row && !select::replaces_existing(s.winner->us(), report_.previous_us, settings_.min_improvement_pct)) {
+            report_.status = BucketStatus::kept_existing;
+            report_.reason = fmt::format("the new winner ({:.4f} us) is not {}% faster than the row in the output "
+                                         "({:.4f} us)",
+                                         s.winner->us(), settings_.min_improvement_pct, *report_.previous_us);
+            return;
+        }
+        out.put(tuned_row(target_, entry_.shape, *s.winner));
+        writing("output", settings_.output, [&] { out.write(settings_.output); });
+        report_.status = BucketStatus::tuned;
+    }
+
+    const PlanEntry& entry_;
+    BucketReport& report_;
+    const PlanTarget& target_;
+    const SweepSettings& settings_;
+};
+
+void log_bucket(const BucketReport& r) {
+    const std::string label = short_label(r.shape);
+    if (r.status == BucketStatus::tuned) {
+        spdlog::info("{}: block_m {}, {:.4f} us ({} + {}); {} candidates, {} failed, {} over err-ratio", label,
+                     r.winner->block_m, r.winner->us(), r.winner->stage1.kernel_name, r.winner->stage2.kernel_name,
+                     r.tried, r.failed, r.over_err_ratio);
+        return;
+    }
+    if (r.status == BucketStatus::failed) spdlog::error("{}: {}", label, r.reason);
+    else spdlog::info("{}: {}: {}", label, status_name(r.status), r.reason);
+}
+
+}  // namespace
+
+std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const PlanTarget& target,
+                                    const SweepSettings& settings, TaskRunner& runner, CompileAhead& compiler) {
+    const TunedOutput before = TunedOutput::read(settings.output);
+    std::vector<BucketReport> reports(entries.size());
+    std::vector<std::size_t> work;
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const PlanEntry& e = entries[i];
+        BucketReport& r = reports[i];
+        r.shape = e.shape;
+        r.where = e.where;
+        r.pruned = e.pruned_count();
+        if (!e.supported()) {
+            r.status = BucketStatus::unsupported;
+            r.reason = e.skip_reason;
+        } else if (!settings.retune && before.contains(e.key)) {
+            r.status = BucketStatus::already_tuned;
+            r.reason = "the output already has this key (--retune measures it again)";
+        } else {
+            work.push_back(i);
+            total += e.candidate_count();
+        }
+    }
+    const auto save_report = [&](bool finished) {
+        if (settings.report)
+            writing("report", *settings.report, [&] { write_report(*settings.report, settings.run, reports, finished); });
+    };
+    save_report(false);
+
+    Progress progress(total, settings.progress);
+    if (!work.empty()) compiler.start(configs_of(entries[work.front()]));
+    for (std::size_t k = 0; k < work.size(); ++k) {
+        const PlanEntry& entry = entries[work[k]];
+        progress.start_bucket(short_label(entry.shape));
+        BucketRun(entry, reports[work[k]], target, settings)
+            .run(runner, compiler, k + 1 < work.size() ? &entries[work[k + 1]] : nullptr, progress);
+        progress.finish_bucket();
+        progress.clear_line();
+        log_bucket(reports[work[k]]);
+        save_report(false);
+    }
+    save_report(true);
+    return reports;
+}
+
+}  // namespace moetune::sweep
