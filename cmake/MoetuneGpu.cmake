@@ -42,9 +42,11 @@ set(MOETUNE_GPU_BACKEND "${_backend}")
 
 add_library(moetune_gpu_sdk INTERFACE)
 if(MOETUNE_GPU_BACKEND STREQUAL "cuda")
+  # CUDAToolkit_INCLUDE_DIRS may be a list (newer CMake adds include/cccl); NVRTC needs the main one.
+  list(GET CUDAToolkit_INCLUDE_DIRS 0 _cuda_include_dir)
   target_link_libraries(moetune_gpu_sdk INTERFACE CUDA::cudart_static CUDA::nvrtc)
   target_compile_definitions(moetune_gpu_sdk INTERFACE MOETUNE_GPU_CUDA=1
-    MOETUNE_CUDA_INCLUDE_DIR="${CUDAToolkit_INCLUDE_DIRS}")
+    MOETUNE_CUDA_INCLUDE_DIR="${_cuda_include_dir}")
 elseif(MOETUNE_GPU_BACKEND STREQUAL "hip")
   target_include_directories(moetune_gpu_sdk INTERFACE ${MOETUNE_HIP_INCLUDE_DIR})
   target_link_libraries(moetune_gpu_sdk INTERFACE ${MOETUNE_AMDHIP64_LIBRARY})

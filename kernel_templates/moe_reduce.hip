@@ -1,15 +1,8 @@
 // Stage 2 reduce mode: out[token, n] = sum over slots s of partial[token*topk + s, n], summed in FP32
 // in slot order (deterministic), written as bf16. Each thread handles 8 columns (16 bytes).
 #include "common/host_device.h"
+#include "common/moe_args.h"
 #include "common/mx_types.h"
-
-struct MoeReduceArgs {
-    const unsigned short* partial;  // bf16 [M*topk, model_dim]
-    unsigned short* out;            // bf16 [M, model_dim]
-    int tokens;
-    int topk;
-    int model_dim;
-};
 
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS) moe_reduce_kernel(const MoeReduceArgs args) {

@@ -13,25 +13,10 @@
 //   NON_TEMPORAL  stream the weights past L2 (evict-first)
 //   FUSE_FP8 quantise the output to MXFP8 in the epilogue
 #include "common/host_device.h"
+#include "common/moe_args.h"
 #include "common/moe_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
-
-struct MoeStage1Args {
-    const unsigned char* act;        // [M, model_dim] e4m3fn
-    const unsigned char* act_scale;  // [M, model_dim/32] e8m0
-    const unsigned char* w1;         // [E] x mma_k128 tiles of [2*inter (GU16-interleaved), model_dim]
-    const unsigned char* w1_scale;   // [E, 2*inter (GU16-interleaved), model_dim/32] e8m0
-    const int* sorted_token_ids;
-    const int* sorted_expert_ids;
-    const int* num_valid_ids;
-    void* out;                       // bf16 or e4m3fn [M*topk, inter]
-    unsigned char* out_scale;        // FUSE_FP8: [M*topk, inter/32] e8m0
-    int tokens;
-    int topk;
-    int model_dim;
-    int inter_dim;
-};
 
 __device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
 

@@ -10,26 +10,11 @@
 //   TILE_N   model_dim columns per CTA
 //   WARPS_M x WARPS_N, PIPE, NON_TEMPORAL as in stage 1 (tile_k = 128 * PIPE along inter_dim)
 #include "common/host_device.h"
+#include "common/moe_args.h"
 #include "common/memory.h"
 #include "common/moe_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
-
-struct MoeStage2Args {
-    const unsigned char* act;        // [M*topk, inter] e4m3fn (stage-1 output)
-    const unsigned char* act_scale;  // [M*topk, inter/32] e8m0
-    const unsigned char* w2;         // [E] x mma_k128 tiles of [model_dim, inter]
-    const unsigned char* w2_scale;   // [E, model_dim, inter/32] e8m0
-    const int* sorted_token_ids;
-    const float* sorted_weights;
-    const int* sorted_expert_ids;
-    const int* num_valid_ids;
-    unsigned short* out;             // ATOMIC: bf16 [M, model_dim]; reduce: bf16 [M*topk, model_dim]
-    int tokens;
-    int topk;
-    int model_dim;
-    int inter_dim;
-};
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, bool ATOMIC, int SORT_BM>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {

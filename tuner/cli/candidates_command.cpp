@@ -1,9 +1,7 @@
 // moetune candidates: the kernels moetune would compile and time for each shape row (or each
 // distinct shape at --tokens N), after static pruning. -v also logs every pruned config with its
 // reason. Needs no GPU: limits come from the --arch preset.
-#include <algorithm>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,10 +16,7 @@
 #include "kernels/candidates.h"
 #include "kernels/device_limits.h"
 #include "kernels/kernel_name.h"
-#include "kernels/supported_shape.h"
-#include "table/schema.h"
-#include "table/table_reader.h"
-#include "table/table_shape.h"
+#include "kernels/shape_rows.h"
 
 namespace moetune::cli {
 namespace {
@@ -34,58 +29,19 @@ struct CandidatesOptions {
     bool no_heuristics = false;
 };
 
-// One shape at one token count, and the row it came from (for messages).
-struct ShapeJob {
-    std::string where;  // FILE:LINE
-    data::MoeShape shape;
-};
-
-bool same_shape(const data::MoeShape& a, const data::MoeShape& b) {
-    return a.tokens == b.tokens && a.model_dim == b.model_dim && a.inter_dim == b.inter_dim &&
-           a.experts == b.experts && a.topk == b.topk;
-}
-
-// The shapes to enumerate; rows that are not valid or not supported are reported and skipped
-// (*skipped_rows counts them). Throws InputError for a file that is not a shape table.
-std::vector<ShapeJob> read_jobs(const CandidatesOptions& o, int* skipped_rows) {
-    const table::Table t = table::read_table(o.shapes);
-    for (std::string_view c : table::kShapeColumns)
-        if (!t.has_column(c)) throw InputError(t.file, t.header_line, "no " + std::string(c) + " column");
-
-    std::vector<ShapeJob> jobs;
-    for (const table::TableRow& row : t.rows) {
-        std::optional<data::MoeShape> shape;
-        try {
-            std::string why;
-            shape = kernels::supported_moe_shape(table::read_shape(t, row), &why);
-            if (!shape) throw InputError(t.file, row.line, why);
-        } catch (const InputError& e) {
-            spdlog::error("{}; row skipped", e.what());
-            ++*skipped_rows;
-            continue;
-        }
-        if (o.tokens > 0) shape->tokens = o.tokens;
-        // A repeated row, or one shape at several token counts under --tokens, is listed once.
-        const bool seen =
-            std::any_of(jobs.begin(), jobs.end(), [&](const ShapeJob& j) { return same_shape(j.shape, *shape); });
-        if (!seen) jobs.push_back({t.file + ":" + std::to_string(row.line), *shape});
-    }
-    return jobs;
-}
-
 int run_candidates(const CandidatesOptions& o) {
     const kernels::DeviceLimits limits = *kernels::device_limits_for_arch(o.arch);  // --arch is checked by CLI11
     kernels::EnumerationOptions options;
     options.heuristics = !o.no_heuristics;
 
-    int skipped_rows = 0;
-    std::vector<ShapeJob> jobs;
+    kernels::ShapeRows rows;
     try {
-        jobs = read_jobs(o, &skipped_rows);
+        rows = kernels::read_shape_rows(o.shapes, o.tokens > 0 ? std::vector<int>{o.tokens} : std::vector<int>{});
     } catch (const InputError& e) {
         spdlog::error("{}", e.what());
         return kExitUsage;
     }
+    for (const std::string& s : rows.skipped) spdlog::error("{}; row skipped", s);
 
     std::vector<kernels::Stage> stages;
     if (o.stage != 2) stages.push_back(kernels::Stage::gate_up);
@@ -93,7 +49,7 @@ int run_candidates(const CandidatesOptions& o) {
 
     bool empty_stage = false;
     std::set<std::string> distinct[2];
-    for (const ShapeJob& job : jobs) {
+    for (const kernels::ShapeRow& job : rows.rows) {
         const data::MoeShape& s = job.shape;
         fmt::print("{}: token {} model_dim {} inter_dim {} expert {} topk {}\n", job.where, s.tokens, s.model_dim,
                    s.inter_dim, s.experts, s.topk);
@@ -115,9 +71,9 @@ int run_candidates(const CandidatesOptions& o) {
             }
         }
     }
-    fmt::print("{} shapes on {}: {} distinct stage-1 and {} distinct stage-2 kernels\n", jobs.size(), o.arch,
+    fmt::print("{} shapes on {}: {} distinct stage-1 and {} distinct stage-2 kernels\n", rows.rows.size(), o.arch,
                distinct[0].size(), distinct[1].size());
-    return skipped_rows > 0 || empty_stage ? kExitFailed : kExitOk;
+    return !rows.skipped.empty() || empty_stage ? kExitFailed : kExitOk;
 }
 
 }  // namespace

@@ -17,6 +17,9 @@ Command add_check_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_missing_command(CLI::App& parent);
 Command add_candidates_command(CLI::App& parent);
+Command add_compile_command(CLI::App& parent);
 Command add_devices_command(CLI::App& parent);
+Command add_measure_command(CLI::App& parent);
+Command add_worker_command(CLI::App& parent);
 
 }  // namespace moetune::cli

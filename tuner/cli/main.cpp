@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
         add_merge_command(app),
         add_missing_command(app),
         add_candidates_command(app),
+        add_compile_command(app),
         add_devices_command(app),
+        add_measure_command(app),
+        add_worker_command(app),
     };
 
     try {

@@ -15,7 +15,6 @@ struct DeviceLimits {
     int registers_per_block = 0;          // 32-bit registers of one workgroup
     int max_registers_per_thread = 0;     // what one thread (lane) may address
     int max_threads_per_block = 0;
-    int warp_size = 0;                    // 32 on NVIDIA, 64 (wave64) on CDNA
     int multiprocessors = 0;              // SMs / CUs of the preset's reference part, for shape heuristics
 };
 

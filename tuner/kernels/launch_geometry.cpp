@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/kernel_name.h"
+#include "kernels/static_checks.h"
 
 namespace moetune::kernels {
 
@@ -24,7 +25,7 @@ LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shap
     const long long m_tiles = used_sort_blocks_bound(shape, sort_bm) * (sort_bm / c.tile_m);
     LaunchGeometry g;
     g.grid = {unsigned(std::max<long long>(m_tiles, 1)), unsigned(n / c.tile_n), 1};
-    g.block = {unsigned(c.warps * 32), 1, 1};  // the templates use 32-lane groups on every vendor
+    g.block = {unsigned(threads_per_block(c)), 1, 1};
     return g;
 }
 

@@ -31,20 +31,16 @@ std::string describe_rows(const data::MoeShape& s) {
 }
 
 // Tries the preferred config, then shrinks it step by step until the static checks pass.
-std::optional<KernelConfig> first_fitting(KernelConfig preferred, const data::MoeShape& shape,
+std::optional<KernelConfig> first_fitting(const KernelConfig& preferred, const data::MoeShape& shape,
                                           const DeviceLimits& limits) {
-    const int min_tile_n = preferred.fused_mxfp8_out ? 2 * kMxBlock : 32;
-    for (int tile_n = preferred.tile_n; tile_n >= min_tile_n; tile_n /= 2) {
-        for (int tile_k = preferred.tile_k; tile_k >= kMxBlock; tile_k /= 2) {
+    for (int tile_n = preferred.tile_n; tile_n >= warp_n_granule(preferred); tile_n /= 2) {
+        for (int tile_k = preferred.tile_k; tile_k >= kKChunk; tile_k /= 2) {
             for (int warps = preferred.warps; warps >= 1; warps /= 2) {
-                for (int stages : {preferred.pipeline_stages, 2}) {
-                    KernelConfig c = preferred;
-                    c.tile_n = tile_n;
-                    c.tile_k = tile_k;
-                    c.warps = warps;
-                    c.pipeline_stages = stages;
-                    if (!static_prune_reason(c, shape, limits)) return c;
-                }
+                KernelConfig c = preferred;
+                c.tile_n = tile_n;
+                c.tile_k = tile_k;
+                c.warps = warps;
+                if (!config_error(c) && !static_prune_reason(c, shape, limits)) return c;
             }
         }
     }
@@ -75,30 +71,24 @@ std::optional<std::string> block_m_heuristic_reason(int block_m, const data::Moe
 
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits) {
     if (shape_error(shape)) return std::nullopt;
-    const double rows = rows_per_active_expert(shape);
-    const bool streaming = rows < kStreamingRowsPerExpert;
+    const bool streaming = rows_per_active_expert(shape) < kStreamingRowsPerExpert;
 
-    KernelConfig base;
-    base.tile_m = fitting_block_m(rows);
-    base.tile_n = streaming ? 64 : 256;
-    base.warps = streaming ? 4 : 8;
-    // 512 K elements in flight: small steps when streaming, large ones when compute-bound.
-    base.tile_k = streaming ? 128 : 256;
-    base.pipeline_stages = streaming ? 4 : 2;
-    base.nontemporal_weights = streaming;
-    base.persistent = streaming;  // skips the many empty sort blocks at few tokens
-
-    KernelConfig s1 = base;
+    KernelConfig s1;
     s1.stage = Stage::gate_up;
-    s1.gate_up_interleaved = true;
+    s1.tile_m = fitting_block_m(rows_per_active_expert(shape));
+    s1.tile_n = 128;
+    s1.tile_k = 128;  // the fused epilogue's 64-column warp blocks fit the registers only at K 128
+    s1.warps = 8;
+    s1.nontemporal_weights = streaming;
     s1.fused_mxfp8_out = true;
 
-    KernelConfig s2 = base;
+    KernelConfig s2;
     s2.stage = Stage::down;
-    if (shape.inter_dim % s2.tile_k != 0) {  // AITER's stage-2 rule: 256 only when it divides inter_dim
-        s2.tile_k = 128;
-        s2.pipeline_stages = 4;
-    }
+    s2.tile_m = s1.tile_m;
+    s2.tile_n = 128;
+    s2.tile_k = streaming ? 512 : 256;
+    s2.warps = streaming ? 4 : 8;
+    s2.nontemporal_weights = streaming;
     s2.mode = Stage2Mode::atomic;
 
     auto fit1 = first_fitting(s1, shape, limits);

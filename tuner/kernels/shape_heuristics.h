@@ -32,11 +32,13 @@ struct ConfigPair {
 
 // The config pair used when no tuned row exists, in the spirit of AITER's FlyDSL fallback tiers
 // (aiter-fmoe-format.md §2.4) but tiered by rows per active expert instead of raw token count:
-// block_m = the smallest sort block holding an expert's rows; below 64 rows per expert (AITER's
-// use_nt rule) the MoE streams weights, so narrow N tiles (many workgroups), non-temporal loads,
-// a deep pipeline and persistent scheduling; above it, wide 8-warp tiles. When that config does
-// not fit the shape or the device, the first fitting one found by shrinking pipeline depth, warps,
-// tile_k, then tile_n. Both stages use block_m as tile_m. nullopt when shape_error(shape) or nothing fits.
+// block_m = the smallest sort block holding an expert's rows, both stages' tile_m. Stage 1 fuses
+// the MXFP8 output (no separate quantisation pass) with 128-wide N tiles, K 128 per prefetch and
+// up to 8 warps; stage 2 is atomic with 128-wide N tiles, 4 warps and K 512 per prefetch below
+// 64 rows per expert (AITER's use_nt rule: the MoE streams weights, so non-temporal loads in both
+// stages and deep prefetch), 8 warps and K 256 above. When a preferred config does not fit the
+// shape or the device, the first fitting one found by shrinking warps, then tile_k, then tile_n.
+// nullopt when shape_error(shape) or nothing fits.
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
 
 }  // namespace moetune::kernels

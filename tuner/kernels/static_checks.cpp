@@ -10,16 +10,20 @@ using std::to_string;
 // moe_sorting packs (slot << 24) | token into one int32 (aiter-fmoe-format.md §5).
 constexpr int kMaxTokens = (1 << 24) - 1;
 constexpr int kMaxTopk = 255;
+constexpr int kLanesPerWarp = 32;
 
 }  // namespace
+
+int threads_per_block(const KernelConfig& c) { return c.warps * kLanesPerWarp; }
 
 std::optional<std::string> shape_error(const data::MoeShape& s) {
     if (s.tokens < 1 || s.tokens > kMaxTokens)
         return "token " + to_string(s.tokens) + " is outside 1.." + to_string(kMaxTokens);
-    if (s.model_dim <= 0 || s.model_dim % kMxBlock != 0)
-        return "model_dim " + to_string(s.model_dim) + " is not a positive multiple of 32 (the MX scale block)";
-    if (s.inter_dim <= 0 || s.inter_dim % kMxBlock != 0)
-        return "inter_dim " + to_string(s.inter_dim) + " is not a positive multiple of 32 (the MX scale block)";
+    // model_dim is K of stage 1, inter_dim K of stage 2; both kernels walk K in 128-wide chunks.
+    if (s.model_dim <= 0 || s.model_dim % kKChunk != 0)
+        return "model_dim " + to_string(s.model_dim) + " is not a positive multiple of 128 (the kernels' K chunk)";
+    if (s.inter_dim <= 0 || s.inter_dim % kKChunk != 0)
+        return "inter_dim " + to_string(s.inter_dim) + " is not a positive multiple of 128 (the kernels' K chunk)";
     if (s.experts < 1) return "expert " + to_string(s.experts) + " must be at least 1";
     if (s.topk < 1 || s.topk > kMaxTopk || s.topk > s.experts)
         return "topk " + to_string(s.topk) + " must be 1.." + to_string(kMaxTopk) + " and at most expert (" +
@@ -35,20 +39,19 @@ std::optional<std::string> static_prune_reason(const KernelConfig& c, const data
     const int k = stage1 ? s.model_dim : s.inter_dim;
     const char* n_what = stage1 ? "2*inter_dim" : "model_dim";
     const char* k_what = stage1 ? "model_dim" : "inter_dim";
-    if (n % c.tile_n != 0)
-        return "tile_n " + to_string(c.tile_n) + " does not divide " + n_what + " " + to_string(n);
-    if (k % c.tile_k != 0)
-        return "tile_k " + to_string(c.tile_k) + " does not divide " + k_what + " " + to_string(k);
+    if (n % c.tile_n != 0) return "tile_n " + to_string(c.tile_n) + " does not divide " + n_what + " " + to_string(n);
+    // The kernels handle a last, partial prefetch group; a group longer than all of K only loads nothing.
+    if (c.tile_k > k) return "tile_k " + to_string(c.tile_k) + " exceeds " + k_what + " " + to_string(k);
 
     if (!warp_grid(c))
         return to_string(c.warps) + " warps cannot split a " + to_string(c.tile_m) + "x" + to_string(c.tile_n) +
-               " tile into warp blocks of at least 16x" + to_string(min_warp_tile_n(c.stage));
-    const int threads = c.warps * limits.warp_size;
+               " tile into warp blocks of whole 16-row x " + to_string(warp_n_granule(c)) + "-column units";
+    const int threads = threads_per_block(c);
     if (threads > limits.max_threads_per_block)
         return to_string(threads) + " threads exceed " + to_string(limits.max_threads_per_block) + " per block (" +
                limits.arch + ")";
 
-    const ResourceEstimate r = estimate_resources(c, limits.warp_size);
+    const ResourceEstimate r = estimate_resources(c);
     if (r.shared_memory_bytes > limits.max_shared_memory_per_block)
         return "shared memory ~" + to_string(r.shared_memory_bytes) + " B exceeds " +
                to_string(limits.max_shared_memory_per_block) + " B (" + limits.arch + ")";

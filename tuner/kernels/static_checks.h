@@ -1,7 +1,8 @@
 #pragma once
 // Hard static checks, decided without compiling: is a shape something the kernels can run at all,
 // and can a config run that shape on a device. Each failure comes back as a readable reason.
-// (Heuristic, overridable prunes are in shape_heuristics.h.)
+// (Heuristic, overridable prunes are in shape_heuristics.h; spills found by the compiler in
+// instantiate/spill_check.h.)
 #include <optional>
 #include <string>
 
@@ -11,14 +12,19 @@
 
 namespace moetune::kernels {
 
-// Why no kernel can run this shape (sizes not multiples of the MX block, top-k or tokens beyond
-// what moe_sorting's packed ids hold); nullopt when it is fine. shape.tokens is the token count.
+// Why no kernel can run this shape (K of either GEMM not a multiple of the 128-wide K chunk, top-k
+// or tokens beyond what moe_sorting's packed ids hold); nullopt when it is fine. shape.tokens is
+// the token count.
 std::optional<std::string> shape_error(const data::MoeShape& shape);
 
-// Why `c` cannot run `shape` on `limits`: tile divisibility of the GEMM sizes, warp layout,
+// Why `c` cannot run `shape` on `limits`: tile_n dividing N, tile_k not beyond K, the warp grid,
 // threads, then the resource model's shared memory and registers. nullopt when it can.
 // Requires config_error(c) and shape_error(shape) to be nullopt.
 std::optional<std::string> static_prune_reason(const KernelConfig& c, const data::MoeShape& shape,
                                                const DeviceLimits& limits);
+
+// Threads of a workgroup: the templates use 32-lane warps on every vendor (a 64-wide AMD wave
+// runs two of them).
+int threads_per_block(const KernelConfig& c);
 
 }  // namespace moetune::kernels

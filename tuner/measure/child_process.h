@@ -51,6 +51,7 @@ public:
 private:
     void forward_stderr(std::string_view bytes);
     void drain_stderr(Clock::time_point deadline);
+    void finish_stderr();
     std::string reap(bool block);
 
     pid_t pid_ = -1;

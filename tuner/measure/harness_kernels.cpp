@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "data_gpu/data_kernels.h"
 #include "gpu/device.h"
 #include "kernels/launch_geometry.h"
 #include "rtc/compiler.h"
@@ -25,6 +26,12 @@ HarnessKernels::HarnessKernels(const rtc::KernelCache* cache) {
         for (std::size_t k = 0; k < request.name_expressions.size(); ++k)
             kernels_.emplace(request.name_expressions[k], module.kernel(code.lowered_names[k]));
     }
+}
+
+std::vector<rtc::CompileRequest> worker_support_requests(const std::string& arch) {
+    std::vector<rtc::CompileRequest> all = data::DataKernels::requests(arch);
+    for (rtc::CompileRequest& r : HarnessKernels::requests(arch)) all.push_back(std::move(r));
+    return all;
 }
 
 const gpu::Kernel& HarnessKernels::kernel(const std::string& name_expression) const {

@@ -8,14 +8,14 @@
 
 namespace moetune::sweep {
 
-std::vector<PlanEntry> drop_covered(const std::vector<PlanEntry>& entries, const std::vector<table::Table>& tuned,
-                                    const PlanTarget& target) {
-    // The entries as an untuned table at their buckets: find_missing then asks about exactly them.
+std::vector<PlanRequest> drop_covered(const std::vector<PlanRequest>& requests,
+                                      const std::vector<table::Table>& tuned, const PlanTarget& target) {
+    // The requests as an untuned table at their buckets: find_missing then asks about exactly them.
     table::Table wanted;
     wanted.file = "(sweep plan)";
     wanted.columns.assign(table::kShapeColumns.begin(), table::kShapeColumns.end());
-    for (const PlanEntry& e : entries) {
-        const auto cells = table::shape_cells(e.shape);
+    for (const PlanRequest& r : requests) {
+        const auto cells = table::shape_cells(r.shape);
         wanted.rows.push_back({0, cells.size(), {cells.begin(), cells.end()}});
     }
     table::MissingQuery query;
@@ -25,9 +25,9 @@ std::vector<PlanEntry> drop_covered(const std::vector<PlanEntry>& entries, const
     for (const table::TableShape& s : table::find_missing(wanted, tuned, query).missing)
         missing.insert(table::shape_cells(s));
 
-    std::vector<PlanEntry> kept;
-    for (const PlanEntry& e : entries)
-        if (missing.count(table::shape_cells(e.shape))) kept.push_back(e);
+    std::vector<PlanRequest> kept;
+    for (const PlanRequest& r : requests)
+        if (missing.count(table::shape_cells(r.shape))) kept.push_back(r);
     return kept;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// `--only-missing --tuned T.csv ...`: drop the plan entries some tuned table already covers for
+// `--only-missing --tuned T.csv ...`: drop the plan requests some tuned table already covers for
 // this gfx and cu_num, by `moetune missing`'s rule (table/missing.h: the 12 shape columns match
 // exactly, token = the bucket, flydsl_fallback rows do not count).
 #include <vector>
@@ -9,9 +9,9 @@
 
 namespace moetune::sweep {
 
-// The entries no row of `tuned` covers, in their order. Throws InputError for a tuned table
+// The requests no row of `tuned` covers, in their order. Throws InputError for a tuned table
 // without the shape columns.
-std::vector<PlanEntry> drop_covered(const std::vector<PlanEntry>& entries, const std::vector<table::Table>& tuned,
-                                    const PlanTarget& target);
+std::vector<PlanRequest> drop_covered(const std::vector<PlanRequest>& requests,
+                                      const std::vector<table::Table>& tuned, const PlanTarget& target);
 
 }  // namespace moetune::sweep

@@ -31,11 +31,4 @@ Shard parse_shard(std::string_view text) {
     return {*index, *count};
 }
 
-std::vector<PlanEntry> shard_entries(const std::vector<PlanEntry>& plan, const Shard& shard) {
-    std::vector<PlanEntry> part;
-    for (std::size_t k = 0; k < plan.size(); ++k)
-        if (k % static_cast<std::size_t>(shard.count) == static_cast<std::size_t>(shard.index)) part.push_back(plan[k]);
-    return part;
-}
-
 }  // namespace moetune::sweep

@@ -2,8 +2,11 @@
 
 #include <atomic>
 #include <exception>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
+
+#include "measure/failure.h"
 
 namespace moetune::sweep {
 
@@ -14,28 +17,44 @@ WorkerPool::WorkerPool(std::vector<std::unique_ptr<TaskWorker>> workers) : worke
 std::vector<measure::MeasureResult> WorkerPool::run(const std::vector<measure::MeasureTask>& tasks,
                                                     const std::function<void()>& on_done) {
     std::vector<measure::MeasureResult> results(tasks.size());
+    if (tasks.empty()) return results;
     std::atomic<std::size_t> next{0};
-    const auto drain = [&](TaskWorker& worker) {
+    std::mutex retired_mutex;
+    const auto drain = [&](std::unique_ptr<TaskWorker>& worker) {
         for (std::size_t i = next++; i < tasks.size(); i = next++) {
             try {
-                results[i] = worker.run(tasks[i]);
+                results[i] = worker->run(tasks[i]);
             } catch (const std::exception& e) {
+                const std::string why = worker->name() + ": " + e.what();
                 results[i] = {};
                 results[i].kernel_name = tasks[i].kernel_name;
-                results[i].failure = "internal: " + worker.name() + ": " + e.what();
+                results[i].failure = measure::failure_text("internal", why);
+                std::lock_guard lock(retired_mutex);
+                retired_.push_back(why);
+                worker.reset();
             }
             if (on_done) on_done();
+            if (!worker) return;
         }
     };
-    if (workers_.size() == 1) {
-        drain(*workers_.front());  // no thread for the common one-GPU case
-        return results;
-    }
     std::vector<std::thread> threads;
-    threads.reserve(workers_.size());
-    for (auto& w : workers_) threads.emplace_back(drain, std::ref(*w));
+    for (std::unique_ptr<TaskWorker>& w : workers_)
+        if (w) threads.emplace_back(drain, std::ref(w));
     for (std::thread& t : threads) t.join();
+
+    if (next.load() < tasks.size()) {  // every worker retired with tasks left (or before this run)
+        std::string why;
+        for (const std::string& r : retired_) why += (why.empty() ? "" : "; ") + r;
+        throw std::runtime_error("no worker is left to measure candidates (" + why + ")");
+    }
     return results;
+}
+
+int WorkerPool::restarts() const {
+    int total = 0;
+    for (const auto& w : workers_)
+        if (w) total += w->restarts();
+    return total;
 }
 
 }  // namespace moetune::sweep

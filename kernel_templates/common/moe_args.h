@@ -1,0 +1,44 @@
+#pragma once
+// The kernel arguments of the MoE stage kernels, shared by the kernels and the host code that
+// launches them (tuner/measure, the library), so both sides see one layout. Pointers and ints only:
+// the struct is passed by value as the kernel's single parameter.
+
+struct MoeStage1Args {
+    const unsigned char* act;        // [M, model_dim] e4m3fn
+    const unsigned char* act_scale;  // [M, model_dim/32] e8m0
+    const unsigned char* w1;         // [E] x mma_k128 tiles of [2*inter (GU16-interleaved), model_dim]
+    const unsigned char* w1_scale;   // [E, 2*inter (GU16-interleaved), model_dim/32] e8m0
+    const int* sorted_token_ids;
+    const int* sorted_expert_ids;
+    const int* num_valid_ids;
+    void* out;                       // bf16 or e4m3fn [M*topk, inter]
+    unsigned char* out_scale;        // FUSE_FP8: [M*topk, inter/32] e8m0
+    int tokens;
+    int topk;
+    int model_dim;
+    int inter_dim;
+};
+
+struct MoeStage2Args {
+    const unsigned char* act;        // [M*topk, inter] e4m3fn (stage-1 output)
+    const unsigned char* act_scale;  // [M*topk, inter/32] e8m0
+    const unsigned char* w2;         // [E] x mma_k128 tiles of [model_dim, inter]
+    const unsigned char* w2_scale;   // [E, model_dim, inter/32] e8m0
+    const int* sorted_token_ids;
+    const float* sorted_weights;
+    const int* sorted_expert_ids;
+    const int* num_valid_ids;
+    unsigned short* out;             // ATOMIC: bf16 [M, model_dim]; reduce: bf16 [M*topk, model_dim]
+    int tokens;
+    int topk;
+    int model_dim;
+    int inter_dim;
+};
+
+struct MoeReduceArgs {
+    const unsigned short* partial;  // bf16 [M*topk, model_dim]
+    unsigned short* out;            // bf16 [M, model_dim]
+    int tokens;
+    int topk;
+    int model_dim;
+};

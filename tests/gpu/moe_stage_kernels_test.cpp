@@ -1,0 +1,234 @@
+// The candidate kernels themselves (kernel_templates/moe_stage1.hip, moe_stage2.hip, moe_reduce.hip)
+// against the CPU reference, on a small shape where the reference is exact and fast: each config
+// family (tile_m, warp grid, K prefetch depth, non-temporal loads, fused MXFP8 out, atomic/reduce,
+// half sort block) once, plus the deliberately wrong variant, which must fail. The measurement
+// harness checks the full candidate space at DSv4.1 size; this test pins the kernels' arithmetic.
+#include <string>
+#include <vector>
+
+#include "data/error_metrics.h"
+#include "data/moe_sorting.h"
+#include "data/reference_moe.h"
+#include "data/routing_generators.h"
+#include "data/synthetic_inputs.h"
+#include "formats/weight_layout.h"
+#include "gpu/device.h"
+#include "gpu/device_buffer.h"
+#include "gpu/module.h"
+#include "gpu/stream.h"
+#include "kernels/compile_definitions.h"
+#include "kernels/kernel_name.h"
+#include "kernels/launch_geometry.h"
+#include "rtc/compile_request.h"
+#include "rtc/compiler.h"
+#include "common/moe_args.h"
+#include "common/mx_types.h"
+#include "support/catch.hpp"
+
+namespace {
+using namespace moetune;
+using kernels::KernelConfig;
+
+// K of both stages a multiple of 128 (the kernels' K chunk); 37 tokens leave ragged sort blocks.
+const data::MoeShape kShape{.tokens = 37, .model_dim = 512, .inter_dim = 256, .experts = 8, .topk = 2};
+constexpr uint64_t kSeed = 7;
+
+std::vector<float> bf16_to_floats(const std::vector<uint16_t>& v) {
+    std::vector<float> out(v.size());
+    for (size_t i = 0; i < v.size(); ++i) out[i] = mx_bf16_to_float(v[i]);
+    return out;
+}
+
+// Everything of kShape on the host: inputs, the kernel layouts, references.
+struct Problem {
+    data::MoeWeights weights = data::make_synthetic_weights(kShape, kSeed);
+    data::MxfpMatrix act = data::make_synthetic_activations(kShape, kSeed, formats::ActivationScales::mxfp8);
+    data::Routing routing = data::random_routing(kShape.tokens, kShape.experts, kShape.topk, kSeed);
+    std::vector<float> ref1 = data::reference_stage1(kShape, act, weights, routing);
+    data::MxfpMatrix act2 = data::quantize_stage1_output(kShape, ref1, formats::ActivationScales::mxfp8);
+    std::vector<float> ref2 = data::reference_stage2(kShape, act2, weights, routing);
+
+    std::vector<uint8_t> w1() const { return layout(weights.w1, formats::WeightRole::gate_up, false); }
+    std::vector<uint8_t> w1_scale() const { return layout(weights.w1_scale, formats::WeightRole::gate_up, true); }
+    std::vector<uint8_t> w2() const { return layout(weights.w2, formats::WeightRole::down, false); }
+    std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
+
+private:
+    static std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) {
+        const bool gate_up = role == formats::WeightRole::gate_up;
+        const formats::ExpertWeightDims d{kShape.experts, gate_up ? 2 * kShape.inter_dim : kShape.model_dim,
+                                          gate_up ? kShape.model_dim : kShape.inter_dim};
+        return scales ? formats::lay_out_scales(formats::WeightLayout::mma_k128, role, d, t)
+                      : formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, t);
+    }
+};
+
+const Problem& problem() {
+    static const Problem p;
+    return p;
+}
+
+struct Sorted {
+    gpu::DeviceBuffer<int32_t> ids, experts, num_valid;
+    gpu::DeviceBuffer<float> weights;
+    explicit Sorted(int block_m) {
+        const data::SortedRouting s = data::moe_sorting_cpu(problem().routing, kShape.experts, block_m);
+        ids = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.sorted_token_ids));
+        experts = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.sorted_expert_ids));
+        num_valid = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.num_valid_ids, 2));
+        weights = gpu::DeviceBuffer<float>(std::span<const float>(s.sorted_weights));
+    }
+};
+
+gpu::Module compile_candidate(const KernelConfig& c, int test_break, std::string& entry) {
+    std::vector<std::string> options;
+    for (const auto& d : kernels::compile_definitions(c)) options.push_back("-D" + d.name + "=" + d.value);
+    if (test_break) options.push_back("-DMOETUNE_TEST_BREAK=" + std::to_string(test_break));
+    entry = kernels::kernel_name(c);
+    const char* file = c.stage == kernels::Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip";
+    const rtc::CompiledCode code =
+        rtc::compile(rtc::template_request(file, {entry}, gpu::device_info(gpu::current_device()).arch, options));
+    entry = code.lowered_names.at(0);
+    return gpu::Module(code.code);
+}
+
+gpu::LaunchShape launch_shape(const kernels::LaunchGeometry& g) {
+    return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
+}
+
+struct Stage1Out {
+    std::vector<float> values;  // [M*topk, inter], dequantised when fused
+};
+
+Stage1Out run_stage1(const KernelConfig& c, int test_break = 0) {
+    const Problem& p = problem();
+    std::string entry;
+    gpu::Module module = compile_candidate(c, test_break, entry);
+    Sorted sorted(kernels::sort_block_m(c));
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act.values)), act_scale(std::span<const uint8_t>(p.act.scales));
+    const auto w1 = p.w1(), w1s = p.w1_scale();
+    gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
+    const size_t rows = size_t(kShape.tokens) * kShape.topk, inter = size_t(kShape.inter_dim);
+    gpu::DeviceBuffer<uint8_t> out(rows * inter * (c.fused_mxfp8_out ? 1 : 2)), out_scale(rows * inter / 32);
+    out.fill_bytes(c.fused_mxfp8_out ? 0x7F : 0xFF);  // NaN: unwritten elements must fail
+    out_scale.fill_bytes(0xFF);
+
+    MoeStage1Args args{act.data(), act_scale.data(), dw1.data(), dw1s.data(), sorted.ids.data(), sorted.experts.data(),
+                       sorted.num_valid.data(), out.data(), out_scale.data(), kShape.tokens, kShape.topk,
+                       kShape.model_dim, kShape.inter_dim};
+    gpu::Stream stream;
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
+    stream.synchronize();
+
+    Stage1Out r;
+    const std::vector<uint8_t> bytes = out.download();
+    r.values.resize(rows * inter);
+    if (c.fused_mxfp8_out) {
+        const std::vector<uint8_t> scales = out_scale.download();
+        for (size_t i = 0; i < r.values.size(); ++i)
+            r.values[i] = mx_e4m3fn_to_float(bytes[i]) * mx_e8m0_to_float(scales[i / 32]);
+    } else {
+        for (size_t i = 0; i < r.values.size(); ++i) r.values[i] = mx_bf16_to_float(uint16_t(bytes[2 * i] | (bytes[2 * i + 1] << 8)));
+    }
+    return r;
+}
+
+std::vector<float> run_stage2(const KernelConfig& c) {
+    const Problem& p = problem();
+    std::string entry;
+    gpu::Module module = compile_candidate(c, 0, entry);
+    Sorted sorted(kernels::sort_block_m(c));
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act2.values)), act_scale(std::span<const uint8_t>(p.act2.scales));
+    const auto w2 = p.w2(), w2s = p.w2_scale();
+    gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
+    const bool atomic = c.mode == kernels::Stage2Mode::atomic;
+    const size_t out_rows = size_t(kShape.tokens) * (atomic ? 1 : kShape.topk);
+    gpu::DeviceBuffer<uint16_t> out(out_rows * kShape.model_dim), final_out(size_t(kShape.tokens) * kShape.model_dim);
+    out.fill_bytes(atomic ? 0x00 : 0xFF);  // atomic accumulates into a zeroed output
+    final_out.fill_bytes(0xFF);
+
+    MoeStage2Args args{act.data(), act_scale.data(), dw2.data(), dw2s.data(), sorted.ids.data(), sorted.weights.data(),
+                       sorted.experts.data(), sorted.num_valid.data(), out.data(), kShape.tokens, kShape.topk,
+                       kShape.model_dim, kShape.inter_dim};
+    gpu::Stream stream;
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
+    if (atomic) {
+        stream.synchronize();
+        return bf16_to_floats(out.download());
+    }
+    const rtc::CompiledCode reduce = rtc::compile(rtc::template_request(
+        "moe_reduce.hip", {"moe_reduce_kernel<" + std::to_string(kernels::kReduceThreads) + ">"},
+        gpu::device_info(gpu::current_device()).arch));
+    gpu::Module reduce_module(reduce.code);
+    MoeReduceArgs rargs{out.data(), final_out.data(), kShape.tokens, kShape.topk, kShape.model_dim};
+    reduce_module.kernel(reduce.lowered_names.at(0)).launch(launch_shape(kernels::reduce_launch_geometry(kShape)), stream, rargs);
+    stream.synchronize();
+    return bf16_to_floats(final_out.download());
+}
+
+KernelConfig stage1(int tile_m, int tile_n, int tile_k, int warps, bool nt, bool fused) {
+    KernelConfig c;
+    c.stage = kernels::Stage::gate_up;
+    c.tile_m = tile_m;
+    c.tile_n = tile_n;
+    c.tile_k = tile_k;
+    c.warps = warps;
+    c.nontemporal_weights = nt;
+    c.fused_mxfp8_out = fused;
+    return c;
+}
+
+KernelConfig stage2(int tile_m, int tile_n, int tile_k, int warps, bool nt, kernels::Stage2Mode mode, int sort_block) {
+    KernelConfig c;
+    c.stage = kernels::Stage::down;
+    c.tile_m = tile_m;
+    c.tile_n = tile_n;
+    c.tile_k = tile_k;
+    c.warps = warps;
+    c.nontemporal_weights = nt;
+    c.mode = mode;
+    c.sort_block = sort_block;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
+    const Problem& p = problem();
+    for (const KernelConfig& c : {stage1(16, 64, 128, 2, true, false), stage1(32, 128, 256, 4, false, false),
+                                  stage1(64, 256, 512, 4, true, true), stage1(128, 128, 256, 8, false, false),
+                                  stage1(32, 256, 128, 4, true, true)}) {
+        INFO(kernels::kernel_name(c));
+        const Stage1Out r = run_stage1(c);
+        // bf16 output: within bf16 rounding of the FP32 reference; fused: within one e4m3 step.
+        const double tolerance = c.fused_mxfp8_out ? 0.07 : 0.01;
+        const double mismatch = data::mismatch_fraction(p.ref1, r.values, tolerance, tolerance);
+        const double row_cos = data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim));
+        UNSCOPED_INFO("mismatch " << mismatch << " worst row cosine diff " << row_cos);
+        CHECK(mismatch <= 0.001);
+        CHECK(row_cos < 1e-3);
+    }
+}
+
+TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
+    const Problem& p = problem();
+    using kernels::Stage2Mode;
+    for (const KernelConfig& c : {stage2(16, 64, 128, 4, false, Stage2Mode::atomic, 0),
+                                  stage2(32, 128, 256, 4, true, Stage2Mode::reduce, 0),
+                                  stage2(32, 256, 128, 8, false, Stage2Mode::atomic, 64),
+                                  stage2(64, 128, 256, 8, true, Stage2Mode::reduce, 128)}) {
+        INFO(kernels::kernel_name(c));
+        const std::vector<float> out = run_stage2(c);
+        const double mismatch = data::mismatch_fraction(p.ref2, out, 0.02, 0.02);
+        const double row_cos = data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim));
+        UNSCOPED_INFO("mismatch " << mismatch << " worst row cosine diff " << row_cos);
+        CHECK(mismatch <= 0.001);
+        CHECK(row_cos < 1e-3);
+    }
+}
+
+TEST_CASE("the deliberately wrong variant fails the row metric", "[gpu][kernels]") {
+    const Problem& p = problem();
+    const Stage1Out r = run_stage1(stage1(32, 128, 256, 4, false, false), /*test_break=*/1);
+    CHECK(data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim)) > 0.1);
+}

@@ -1,0 +1,397 @@
+// The sweep driver with fake GPUs: rows written per bucket and passing check, resume and retune,
+// a run killed midway, failures, compile-ahead order, the profile and the report, and that the
+// table does not depend on how many workers measured it.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/kernel_name.h"
+#include "support/catch.hpp"
+#include "support/test_env.h"
+#include "sweep/summary.h"
+#include "sweep/sweep_driver.h"
+#include "sweep/worker_pool.h"
+#include "sweep_fakes.h"
+#include "table/check.h"
+#include "table/schema.h"
+#include "table/table_reader.h"
+
+using namespace moetune;
+using namespace moetune::sweep;
+using moetune::test::FakeCompileAhead;
+using moetune::test::FakeRunner;
+using moetune::test::read_text;
+using moetune::test::TempDir;
+
+namespace {
+
+// The kernels that win every bucket: the first stage-1 and stage-2 candidates of sort block 16.
+struct Winners {
+    std::string stage1, stage2;
+};
+
+Winners designated(const PlanEntry& e) {
+    Winners w;
+    for (const auto& c : e.stage1.kept)
+        if (w.stage1.empty() && kernels::sort_block_m(c) == 16) w.stage1 = kernels::kernel_name(c);
+    for (const auto& c : e.stage2.kept)
+        if (w.stage2.empty() && kernels::sort_block_m(c) == 16) w.stage2 = kernels::kernel_name(c);
+    return w;
+}
+
+// The designated pair runs in 10 + 20 us (times `factor`), everything else in 100 + block_m us.
+auto canned(const Winners& w, double factor = 1.0) {
+    return [w, factor](const measure::MeasureTask& t) {
+        if (t.kernel_name == w.stage1) return test::passing(t, 10 * factor);
+        if (t.kernel_name == w.stage2) return test::passing(t, 20 * factor);
+        const kernels::KernelConfig c = *kernels::parse_kernel_name(t.kernel_name);
+        return test::passing(t, 100 + kernels::sort_block_m(c));
+    };
+}
+
+struct Sweep {
+    TempDir dir{"sweep"};
+    std::vector<PlanEntry> plan = test::reference_plan({1, 2, 4});
+    PlanTarget target = test::test_target();
+    SweepSettings settings;
+    Winners winners = designated(plan.front());
+
+    Sweep() {
+        settings.output = dir / "out.csv";
+        settings.profile_out = dir / "profile.csv";
+        settings.report = dir / "run.json";
+        settings.task.err_ratio = 0.1;
+    }
+    std::vector<BucketReport> run(TaskRunner& runner) {
+        FakeCompileAhead compiler;
+        return run_sweep(plan, target, settings, runner, compiler);
+    }
+    table::Table out() const { return table::read_table(settings.output); }
+};
+
+std::vector<std::string> column(const table::Table& t, std::string_view c) {
+    std::vector<std::string> values;
+    for (const auto& r : t.rows) values.emplace_back(t.cell(r, c));
+    return values;
+}
+
+table::CheckResult check(const std::filesystem::path& p) { return table::check_files({p.string()}); }
+
+std::string findings_text(const table::CheckResult& r) {
+    std::string text;
+    for (const auto& f : r.findings) text += f.file + ":" + std::to_string(f.line) + ": " + f.message + "\n";
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: one row per bucket, AITER's columns, the best pair, and the table passes check") {
+    Sweep s;
+    REQUIRE(s.winners.stage1.find("_t16x") != std::string::npos);
+    FakeRunner runner(canned(s.winners));
+    const std::vector<BucketReport> reports = s.run(runner);
+
+    const table::Table t = s.out();
+    CHECK(t.columns == std::vector<std::string>(table::kTunedColumns.begin(), table::kTunedColumns.end()));
+    CHECK(column(t, table::col::token) == std::vector<std::string>{"1", "2", "4"});
+    for (const auto& r : t.rows) {
+        CHECK(t.cell(r, table::col::gfx) == "gfx950");
+        CHECK(t.cell(r, table::col::cu_num) == "256");
+        CHECK(t.cell(r, table::col::block_m) == "16");
+        CHECK(t.cell(r, table::col::ksplit) == "0");
+        CHECK(t.cell(r, table::col::kernel_name1) == s.winners.stage1);
+        CHECK(t.cell(r, table::col::kernel_name2) == s.winners.stage2);
+        CHECK(t.cell(r, table::col::us1) == "10.0");
+        CHECK(t.cell(r, table::col::us2) == "20.0");
+        CHECK(t.cell(r, table::col::us) == "30.0");
+        CHECK(t.cell(r, table::col::err1) == "0.0%");
+        CHECK(t.cell(r, table::col::run_1stage) == "0");
+        CHECK(t.cell(r, table::col::xbf16) == "0");
+        CHECK(t.cell(r, table::col::flat) == "0");
+    }
+    const table::CheckResult c = check(s.settings.output);
+    INFO(findings_text(c));
+    CHECK(c.errors == 0);
+    CHECK(c.warnings == 0);
+
+    REQUIRE(reports.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        const BucketReport& r = reports[i];
+        CHECK(r.status == BucketStatus::tuned);
+        CHECK(r.tried == s.plan[i].candidate_count());
+        CHECK(r.pruned == s.plan[i].pruned_count());
+        CHECK(r.failed == 0);
+        REQUIRE(r.runner_up);
+        CHECK(r.runner_up->block_m == 32);  // 132 + 132 us: the next sort block
+    }
+    CHECK(runner.task_count() == s.plan[0].candidate_count() + s.plan[1].candidate_count() + s.plan[2].candidate_count());
+    CHECK(format_not_finished(reports).empty());
+}
+
+TEST_CASE("sweep: rows stamped with an NVIDIA device's gfx (sm_90) pass check") {
+    Sweep s;
+    s.target.gfx = "sm_90";
+    s.target.cu_num = 132;
+    FakeRunner runner(canned(s.winners));
+    s.run(runner);
+    CHECK(column(s.out(), table::col::gfx) == std::vector<std::string>{"sm_90", "sm_90", "sm_90"});
+    const table::CheckResult c = check(s.settings.output);
+    INFO(findings_text(c));
+    CHECK(c.errors == 0);
+}
+
+TEST_CASE("sweep: a rerun skips rows already in the output; --retune measures them again") {
+    Sweep s;
+    FakeRunner first(canned(s.winners));
+    s.run(first);
+    const std::string after_first = read_text(s.settings.output);
+
+    FakeRunner rerun(canned(s.winners));
+    const auto reports = s.run(rerun);
+    CHECK(rerun.task_count() == 0);
+    for (const BucketReport& r : reports) CHECK(r.status == BucketStatus::already_tuned);
+    CHECK(read_text(s.settings.output) == after_first);
+    CHECK(format_not_finished(reports).empty());
+
+    SECTION("a retune only 2% faster keeps the rows (the margin is 3%)") {
+        s.settings.retune = true;
+        FakeRunner retune(canned(s.winners, 0.98));
+        const auto retuned = s.run(retune);
+        CHECK(retune.task_count() > 0);
+        for (const BucketReport& r : retuned) {
+            CHECK(r.status == BucketStatus::kept_existing);
+            CHECK(r.previous_us == 30.0);
+            CHECK(r.reason == "the new winner (29.4000 us) is not 3% faster than the row in the output (30.0000 us)");
+        }
+        CHECK(read_text(s.settings.output) == after_first);
+    }
+    SECTION("a retune 10% faster replaces each row in place") {
+        s.settings.retune = true;
+        FakeRunner retune(canned(s.winners, 0.9));
+        for (const BucketReport& r : s.run(retune)) CHECK(r.status == BucketStatus::tuned);
+        const table::Table t = s.out();
+        CHECK(column(t, table::col::token) == std::vector<std::string>{"1", "2", "4"});
+        CHECK(column(t, table::col::us) == std::vector<std::string>{"27.0", "27.0", "27.0"});
+    }
+    SECTION("with --min-improvement-pct 0 any gain replaces") {
+        s.settings.retune = true;
+        s.settings.min_improvement_pct = 0;
+        FakeRunner retune(canned(s.winners, 0.98));
+        for (const BucketReport& r : s.run(retune)) CHECK(r.status == BucketStatus::tuned);
+        CHECK(column(s.out(), table::col::us) == std::vector<std::string>{"29.4", "29.4", "29.4"});
+    }
+}
+
+TEST_CASE("sweep: a run killed midway leaves exactly the finished rows; the rerun adds only the rest") {
+    Sweep s;
+    FakeRunner dies(canned(s.winners), /*die_on_batch=*/2);
+    CHECK_THROWS_WITH(s.run(dies), "killed");
+
+    const table::Table t = s.out();
+    CHECK(column(t, table::col::token) == std::vector<std::string>{"1", "2"});
+    CHECK(check(s.settings.output).errors == 0);
+    const auto report = nlohmann::json::parse(read_text(*s.settings.report));
+    CHECK(report["finished"] == false);
+    REQUIRE(report["buckets"].size() == 3);
+    CHECK(report["buckets"][0]["status"] == "tuned");
+    CHECK(report["buckets"][1]["status"] == "tuned");
+    CHECK(report["buckets"][2]["status"] == "pending");
+    const std::string profile = read_text(*s.settings.profile_out);
+    const auto profile_lines = static_cast<std::size_t>(std::count(profile.begin(), profile.end(), '\n'));
+    CHECK(profile_lines == 1 + s.plan[0].candidate_count() + s.plan[1].candidate_count());
+
+    FakeRunner rerun(canned(s.winners));
+    const auto reports = s.run(rerun);
+    REQUIRE(rerun.batches.size() == 1);
+    CHECK(rerun.batches[0].front().shape.tokens == 4);
+    CHECK(reports[0].status == BucketStatus::already_tuned);
+    CHECK(reports[2].status == BucketStatus::tuned);
+    CHECK(column(s.out(), table::col::token) == std::vector<std::string>{"1", "2", "4"});
+    const table::CheckResult c = check(s.settings.output);
+    INFO(findings_text(c));
+    CHECK(c.errors == 0);
+    CHECK(nlohmann::json::parse(read_text(*s.settings.report))["finished"] == true);
+}
+
+TEST_CASE("sweep: failed candidates, errors above the ratio and a bucket without a pair") {
+    Sweep s;
+    const Winners w = s.winners;
+    FakeRunner runner([w](const measure::MeasureTask& t) {
+        const bool stage2 = t.kernel_name.rfind("moetune_moe2_", 0) == 0;
+        if (t.shape.tokens == 2 && stage2) return test::failing(t, "fault: worker exited with signal 11");
+        if (t.shape.tokens == 4 && t.kernel_name == w.stage1) {  // the fastest stage 1 is wrong
+            measure::MeasureResult r = test::passing(t, 1);
+            r.err = 0.5;
+            return r;
+        }
+        if (t.shape.tokens == 4 && t.kernel_name == w.stage2) return test::failing(t, "wrong: cosine 0.31 > 0.1");
+        return canned(w)(t);
+    });
+    const auto reports = s.run(runner);
+    CHECK(reports[0].status == BucketStatus::tuned);
+    CHECK(reports[1].status == BucketStatus::failed);
+    CHECK(reports[1].failed == s.plan[1].stage2.kept.size());
+    CHECK(reports[1].reason.rfind("no passing stage-1/stage-2 pair on one block_m (" +
+                                      std::to_string(s.plan[1].stage2.kept.size()) + " of ",
+                                  0) == 0);
+    CHECK(reports[2].status == BucketStatus::tuned);
+    CHECK(reports[2].over_err_ratio == 2);
+    CHECK(reports[2].failed == 0);
+    CHECK(reports[2].winner->stage1.kernel_name != w.stage1);
+    CHECK(column(s.out(), table::col::token) == std::vector<std::string>{"1", "4"});
+
+    const std::string not_finished = format_not_finished(reports);
+    CHECK(not_finished.rfind("[Tuning not Finished] 1 of 3 (shape, bucket) entries have no row:\n", 0) == 0);
+    CHECK(not_finished.find("5120x2304 E96 top5, token 2 (") != std::string::npos);
+
+    const std::string profile = read_text(*s.settings.profile_out);
+    CHECK(profile.find("," + w.stage1 + ",1.0,0.5,1.50,err>ratio,\n") != std::string::npos);
+    CHECK(profile.find("," + w.stage2 + ",,,,err>ratio,wrong: cosine 0.31 > 0.1\n") != std::string::npos);
+    CHECK(profile.find(",,,,failed,fault: worker exited with signal 11\n") != std::string::npos);
+}
+
+TEST_CASE("sweep: unsupported entries are reported, not measured, and leave the run unfinished") {
+    Sweep s;
+    s.plan[1].problem.reset();
+    s.plan[1].skip_reason = "unsupported act_type ActivationType.Gelu";
+    s.plan[1].stage1 = {};
+    s.plan[1].stage2 = {};
+    FakeRunner runner(canned(s.winners));
+    const auto reports = s.run(runner);
+    CHECK(runner.batches.size() == 2);
+    CHECK(reports[1].status == BucketStatus::unsupported);
+    CHECK(format_not_finished(reports).find("unsupported: unsupported act_type ActivationType.Gelu") !=
+          std::string::npos);
+    CHECK(column(s.out(), table::col::token) == std::vector<std::string>{"1", "4"});
+}
+
+TEST_CASE("sweep: the next bucket compiles while this one is measured; compile failures skip the GPU") {
+    Sweep s;
+    std::vector<std::string> events;
+    FakeCompileAhead compiler;
+    compiler.events = &events;
+    compiler.failing[s.winners.stage1] = "compile: error: too many resources requested";
+    FakeRunner runner(canned(s.winners));
+    runner.events = &events;
+    const auto reports = run_sweep(s.plan, s.target, s.settings, runner, compiler);
+
+    const auto n = [&](std::size_t i) { return std::to_string(s.plan[i].candidate_count()); };
+    CHECK(events == std::vector<std::string>{"start " + n(0), "wait " + n(0), "start " + n(1), "measure 1",
+                                             "wait " + n(1), "start " + n(2), "measure 2", "wait " + n(2),
+                                             "measure 4"});
+    for (const auto& batch : runner.batches) {
+        CHECK(batch.size() + 1 == s.plan[0].candidate_count());
+        for (const auto& task : batch) CHECK(task.kernel_name != s.winners.stage1);
+    }
+    CHECK(reports[0].failed == 1);
+    CHECK(reports[0].tried == s.plan[0].candidate_count());
+    CHECK(reports[0].winner->stage1.kernel_name != s.winners.stage1);
+    CHECK(read_text(*s.settings.profile_out).find("," + s.winners.stage1 +
+                                                  ",,,,failed,compile: error: too many resources requested\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("sweep: tasks carry the settings, the bucket's problem and one kernel each") {
+    Sweep s;
+    s.settings.task.seed = 42;
+    s.settings.task.routing = "skewed:1.5";
+    s.settings.task.arch = "sm_90a";
+    s.settings.task.metric = "row-cosine";
+    s.settings.task.test_break = 2;
+    FakeRunner runner(canned(s.winners));
+    s.run(runner);
+    REQUIRE(runner.batches.size() == 3);
+    for (std::size_t b = 0; b < 3; ++b) {
+        std::vector<std::string> names;
+        for (const auto& t : runner.batches[b]) {
+            CHECK(t.seed == 42);
+            CHECK(t.routing == "skewed:1.5");
+            CHECK(t.arch == "sm_90a");
+            CHECK(t.metric == "row-cosine");
+            CHECK(t.test_break == 2);
+            CHECK(t.shape.tokens == s.plan[b].problem->tokens);
+            CHECK(t.shape.model_dim == 5120);
+            names.push_back(t.kernel_name);
+        }
+        std::sort(names.begin(), names.end());
+        CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());
+        CHECK(names.size() == s.plan[b].candidate_count());
+    }
+}
+
+TEST_CASE("sweep: the report describes each bucket") {
+    Sweep s;
+    FakeRunner runner(canned(s.winners));
+    s.settings.run.gfx = "gfx950";
+    s.settings.run.shard = "0/1";
+    s.run(runner);
+    const auto report = nlohmann::json::parse(read_text(*s.settings.report));
+    CHECK(report["finished"] == true);
+    CHECK(report["gfx"] == "gfx950");
+    const auto& b = report["buckets"][1];
+    CHECK(b["token"] == 2);
+    CHECK(b["shape"]["model_dim"] == "5120");
+    CHECK(b["status"] == "tuned");
+    CHECK(b["winner"]["block_m"] == 16);
+    CHECK(b["winner"]["kernelName1"] == s.winners.stage1);
+    CHECK(b["winner"]["us"] == 30.0);
+    CHECK(b["runner_up"]["block_m"] == 32);
+    CHECK(b["candidates"]["tried"] == s.plan[1].candidate_count());
+    CHECK(b["candidates"]["pruned"] == s.plan[1].pruned_count());
+    CHECK(b["compile_wall_s"].is_number());
+    CHECK(b["timing_wall_s"].is_number());
+    CHECK(b["previous_us"].is_null());
+}
+
+namespace {
+
+// A fake GPU: canned results after a random delay, so tasks finish out of order across workers.
+class CannedWorker : public TaskWorker {
+public:
+    CannedWorker(int id, Winners w) : id_(id), w_(std::move(w)) {}
+    measure::MeasureResult run(const measure::MeasureTask& t) override {
+        std::this_thread::sleep_for(std::chrono::microseconds((t.kernel_name.size() * 7 + id_ * 13) % 50));
+        return canned(w_)(t);
+    }
+    std::string name() const override { return "GPU " + std::to_string(id_); }
+    int restarts() const override { return 0; }
+
+private:
+    int id_;
+    Winners w_;
+};
+
+std::string sweep_with_workers(int count) {
+    Sweep s;
+    std::vector<std::unique_ptr<TaskWorker>> workers;
+    for (int i = 0; i < count; ++i) workers.push_back(std::make_unique<CannedWorker>(i, s.winners));
+    WorkerPool pool(std::move(workers));
+    s.run(pool);
+    return read_text(s.settings.output) + read_text(*s.settings.profile_out);
+}
+
+}  // namespace
+
+TEST_CASE("sweep: the table and the profile are the same from one worker or several") {
+    const std::string one = sweep_with_workers(1);
+    CHECK(sweep_with_workers(3) == one);
+}
+
+TEST_CASE("summary: one line per bucket with status, block_m, us and kernels") {
+    Sweep s;
+    FakeRunner runner(canned(s.winners));
+    std::vector<BucketReport> reports = s.run(runner);
+    reports[2].status = BucketStatus::failed;
+    reports[2].winner.reset();
+    reports[2].reason = "no passing pair";
+    const std::string text = format_summary(reports);
+    CHECK(text.rfind("model_dim 5120 inter_dim 2304 expert 96 topk 5 ActivationType.Silu torch.bfloat16 "
+                     "torch.float8_e4m3fn torch.float4_e2m1fn_x2 QuantType.per_1x32 use_g1u1 1 doweight_stage1 0\n",
+                     0) == 0);
+    CHECK(text.find("       1  tuned               16       30.0000") != std::string::npos);
+    CHECK(text.find(s.winners.stage1 + " + " + s.winners.stage2) != std::string::npos);
+    CHECK(text.find("       4  failed               -             -") != std::string::npos);
+    CHECK(text.find("no passing pair") != std::string::npos);
+}
