@@ -32,14 +32,21 @@ void check_fits(const KernelConfig& c, const MoeShape& s, const DeviceLimits& d)
     CHECK_FALSE(config_error(c));
     const bool stage1 = c.stage == Stage::gate_up;
     CHECK((stage1 ? 2 * s.inter_dim : s.model_dim) % c.tile_n == 0);
-    CHECK((stage1 ? s.model_dim : s.inter_dim) % c.tile_k == 0);
-    CHECK(c.tile_k % 32 == 0);
-    CHECK(c.warps * d.warp_size <= d.max_threads_per_block);
-    REQUIRE(warp_grid(c));
-    const ResourceEstimate r = estimate_resources(c, d.warp_size);
+    CHECK(c.tile_k <= (stage1 ? s.model_dim : s.inter_dim));
+    CHECK(c.tile_k % 128 == 0);
+    CHECK(c.warps * 32 <= d.max_threads_per_block);
+    const auto grid = warp_grid(c);
+    REQUIRE(grid);
+    // The templates' static_asserts (kernel_templates/moe_stage1.hip, moe_stage2.hip).
+    const int warp_m = c.tile_m / grid->warps_m, warp_n = c.tile_n / grid->warps_n;
+    CHECK(grid->warps_m * grid->warps_n == c.warps);
+    CHECK(warp_m % 16 == 0);
+    CHECK(warp_n % (stage1 ? (c.fused_mxfp8_out ? 64 : 32) : 8) == 0);
+    CHECK(sort_block_m(c) % c.tile_m == 0);
+    const ResourceEstimate r = estimate_resources(c);
     CHECK(r.shared_memory_bytes <= d.max_shared_memory_per_block);
     CHECK(r.registers_per_thread <= d.max_registers_per_thread);
-    CHECK(r.registers_per_thread * c.warps * d.warp_size <= d.registers_per_block);
+    CHECK(r.registers_per_thread * c.warps * 32 <= d.registers_per_block);
 }
 
 }  // namespace
@@ -65,6 +72,31 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
             for (const PrunedConfig& p : list.pruned) CHECK_FALSE(p.reason.empty());
         }
     }
+}
+
+TEST_CASE("the space: streaming knobs on streaming sort blocks, plain reduce, stage-2 warps on wide tiles") {
+    std::size_t streaming_knobs = 0, reduce = 0;
+    for (Stage stage : {Stage::gate_up, Stage::down}) {
+        for (const KernelConfig& c : search_space(stage)) {
+            INFO(kernel_name(c));
+            CHECK_FALSE(config_error(c));
+            CHECK(warp_grid(c));
+            if (c.nontemporal_weights || c.tile_k == 512) {
+                CHECK(sort_block_m(c) <= 32);
+                ++streaming_knobs;
+            }
+            if (c.stage == Stage::down && c.mode == Stage2Mode::reduce) {
+                CHECK_FALSE(c.nontemporal_weights);
+                CHECK(c.sort_block == 0);
+                ++reduce;
+            }
+            if (c.stage == Stage::down) CHECK(c.tile_n >= 16 * c.warps);
+        }
+    }
+    CHECK(streaming_knobs > 0);
+    CHECK(reduce > 0);
+    CHECK(search_space(Stage::gate_up).size() == 208);
+    CHECK(search_space(Stage::down).size() == 180);
 }
 
 TEST_CASE("stage 2 offers tile_m = block_m and tile_m = block_m/2 for every sort block") {
@@ -101,19 +133,24 @@ TEST_CASE("the block_m heuristic prunes with a labelled reason and can be turned
     CHECK(has_block(large, 128));
 }
 
-TEST_CASE("tiles that do not divide the shape are pruned with the sizes named") {
+TEST_CASE("tiles that do not fit the shape are pruned with the sizes named") {
     MoeShape s = dsv41_flash_ep4(64);
-    s.inter_dim = 2336;  // 73 x 32: a multiple of the MX block, but of neither 64 nor 128
-    const CandidateList s1 = enumerate_candidates(Stage::gate_up, s, sm90a(), {.heuristics = false});
-    bool tile_n_reason = false;
-    for (const PrunedConfig& p : s1.pruned)
-        tile_n_reason |= contains(p.reason, "tile_n 256 does not divide 2*inter_dim 4672");
-    CHECK(tile_n_reason);
-    for (const KernelConfig& c : s1.kept) CHECK(c.tile_n == 64);
-
+    s.model_dim = 5248;  // 41 x 128: a whole number of K chunks, but not of 256-column tiles
     const CandidateList s2 = enumerate_candidates(Stage::down, s, sm90a(), {.heuristics = false});
-    CHECK(s2.kept.empty());
-    for (const PrunedConfig& p : s2.pruned) CHECK(contains(p.reason, "does not divide inter_dim 2336"));
+    bool tile_n_reason = false;
+    for (const PrunedConfig& p : s2.pruned) tile_n_reason |= contains(p.reason, "tile_n 256 does not divide model_dim 5248");
+    CHECK(tile_n_reason);
+    REQUIRE_FALSE(s2.kept.empty());
+    for (const KernelConfig& c : s2.kept) CHECK(c.tile_n != 256);
+
+    s = dsv41_flash_ep4(64);
+    s.inter_dim = 128;  // stage 2's K is one chunk: deeper prefetch groups would load nothing
+    const CandidateList short_k = enumerate_candidates(Stage::down, s, sm90a(), {.heuristics = false});
+    bool tile_k_reason = false;
+    for (const PrunedConfig& p : short_k.pruned) tile_k_reason |= contains(p.reason, "tile_k 512 exceeds inter_dim 128");
+    CHECK(tile_k_reason);
+    REQUIRE_FALSE(short_k.kept.empty());
+    for (const KernelConfig& c : short_k.kept) CHECK(c.tile_k == 128);
 }
 
 TEST_CASE("shapes no kernel can run are refused before enumeration") {
@@ -127,8 +164,8 @@ TEST_CASE("shapes no kernel can run are refused before enumeration") {
         return s;
     };
     const Case cases[] = {
-        {with([](MoeShape& s) { s.model_dim = 5100; }), "model_dim 5100 is not a positive multiple of 32"},
-        {with([](MoeShape& s) { s.inter_dim = 2300; }), "inter_dim 2300 is not a positive multiple of 32"},
+        {with([](MoeShape& s) { s.model_dim = 5100; }), "model_dim 5100 is not a positive multiple of 128"},
+        {with([](MoeShape& s) { s.inter_dim = 2336; }), "inter_dim 2336 is not a positive multiple of 128"},
         {with([](MoeShape& s) { s.topk = 97; }), "topk 97"},
         {with([](MoeShape& s) { s.experts = 0; }), "expert 0"},
         {with([](MoeShape& s) { s.tokens = 0; }), "token 0"},
@@ -144,17 +181,35 @@ TEST_CASE("shapes no kernel can run are refused before enumeration") {
     CHECK_FALSE(shape_error(dsv41_flash_ep4(16)));
 }
 
-TEST_CASE("a device with less shared memory prunes more, with the limit named") {
-    const DeviceLimits gfx942 = *device_limits_for_arch("gfx942");
+TEST_CASE("tighter device limits prune more, with the limit named") {
     const MoeShape shape = dsv41_flash_ep4(4096);
-    const CandidateList amd = enumerate_candidates(Stage::gate_up, shape, gfx942);
-    const CandidateList nv = enumerate_candidates(Stage::gate_up, shape, sm90a());
-    REQUIRE_FALSE(amd.kept.empty());
-    CHECK(amd.kept.size() < nv.kept.size());
+    const CandidateList nv = enumerate_candidates(Stage::down, shape, sm90a());
+    auto pruned_for = [](const CandidateList& l, const std::string& what) {
+        int n = 0;
+        for (const PrunedConfig& p : l.pruned) n += contains(p.reason, what);
+        return n;
+    };
+
+    DeviceLimits small_shared = sm90a();
+    small_shared.max_shared_memory_per_block = 1024;  // stage 2 row tables: 16 B per row
+    const CandidateList smem = enumerate_candidates(Stage::down, shape, small_shared);
+    CHECK(smem.kept.size() < nv.kept.size());
+    CHECK(pruned_for(smem, "shared memory ~2048 B exceeds 1024 B (sm_90a)") > 0);
+    for (const KernelConfig& c : smem.kept) CHECK(c.tile_m <= 64);
+
+    DeviceLimits few_registers = sm90a();
+    few_registers.max_registers_per_thread = 128;
+    const CandidateList regs = enumerate_candidates(Stage::down, shape, few_registers);
+    CHECK(regs.kept.size() < nv.kept.size());
+    CHECK(pruned_for(regs, "per thread exceed 128 (sm_90a)") > 0);
+    for (const KernelConfig& c : regs.kept) check_fits(c, shape, few_registers);
+
+    // CDNA's 512 VGPRs per lane leave room for warp blocks sm_90a's 255 registers do not.
+    const DeviceLimits gfx942 = *device_limits_for_arch("gfx942");
+    const CandidateList amd = enumerate_candidates(Stage::down, shape, gfx942);
+    CHECK(amd.kept.size() > nv.kept.size());
     for (const KernelConfig& c : amd.kept) check_fits(c, shape, gfx942);
-    bool smem_reason = false;
-    for (const PrunedConfig& p : amd.pruned) smem_reason |= contains(p.reason, "B exceeds 65536 B (gfx942)");
-    CHECK(smem_reason);
+    CHECK(pruned_for(nv, "per thread exceed 255 (sm_90a)") > 0);
 }
 
 TEST_CASE("device presets by arch string") {
@@ -162,11 +217,11 @@ TEST_CASE("device presets by arch string") {
     REQUIRE(h200);
     CHECK(h200->max_shared_memory_per_block == 227 * 1024);
     CHECK(h200->registers_per_block == 65536);
-    CHECK(h200->warp_size == 32);
+    CHECK(h200->max_registers_per_thread == 255);
     const auto gfx950 = device_limits_for_arch("gfx950");
     REQUIRE(gfx950);
     CHECK(gfx950->max_shared_memory_per_block == 160 * 1024);
-    CHECK(gfx950->warp_size == 64);
+    CHECK(gfx950->max_registers_per_thread == 512);
     CHECK(device_limits_for_arch("gfx90a")->max_shared_memory_per_block == 64 * 1024);
     CHECK_FALSE(device_limits_for_arch("sm_80"));
     CHECK(known_archs() == std::vector<std::string>{"sm_90a", "gfx90a", "gfx942", "gfx950"});

@@ -1,11 +1,16 @@
-// The hand-over to the kernel templates: every parameter of the config's stage, nothing of the other.
+// The hand-over to the kernel templates: the template of the config's stage, exactly the
+// definitions it reads (kernel_templates/moe_stage1.hip, moe_stage2.hip), the entry point.
+#include <fstream>
+#include <cctype>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "kernels/compile_definitions.h"
 #include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
 #include "support/catch.hpp"
+#include "support/test_env.h"
 
 using namespace moetune::kernels;
 
@@ -15,40 +20,81 @@ std::map<std::string, std::string> definitions(const KernelConfig& c) {
     for (const Definition& d : compile_definitions(c)) CHECK(m.emplace(d.name, d.value).second);
     return m;
 }
+
+KernelConfig parse(const std::string& name) {
+    std::string why;
+    const auto c = parse_kernel_name(name, &why);
+    INFO(name << ": " << why);
+    REQUIRE(c);
+    return *c;
+}
+
+std::string template_text(const std::string& path) {
+    const auto file = moetune::test::fixtures_dir().parent_path().parent_path() / "kernel_templates" / path;
+    std::ifstream in(file);
+    REQUIRE(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 }  // namespace
 
 TEST_CASE("stage-1 definitions") {
     const std::string name = "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_nt_gui_fp8";
-    const auto d = definitions(*parse_kernel_name(name));
+    const auto d = definitions(parse(name));
     const std::map<std::string, std::string> expected = {
-        {"MOETUNE_KERNEL_NAME", name},       {"MOETUNE_STAGE", "1"},
-        {"MOETUNE_A_DTYPE", "1"},            {"MOETUNE_W_DTYPE", "2"},
-        {"MOETUNE_OUT_DTYPE", "3"},          {"MOETUNE_TILE_M", "32"},
-        {"MOETUNE_TILE_N", "128"},           {"MOETUNE_TILE_K", "256"},
-        {"MOETUNE_WARPS", "4"},              {"MOETUNE_WARPS_M", "1"},
-        {"MOETUNE_WARPS_N", "4"},            {"MOETUNE_PIPELINE_STAGES", "2"},
-        {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"}, {"MOETUNE_PERSISTENT", "0"},
-        {"MOETUNE_GATE_UP_INTERLEAVED", "1"}, {"MOETUNE_FUSED_MXFP8_OUT", "1"},
+        {"MOETUNE_KERNEL_NAME", name},        {"MOETUNE_TILE_M", "32"},   {"MOETUNE_TILE_N", "128"},
+        {"MOETUNE_TILE_K", "256"},            {"MOETUNE_WARPS", "4"},     {"MOETUNE_WARPS_M", "2"},
+        {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
+        {"MOETUNE_FUSED_MXFP8_OUT", "1"},
     };
     CHECK(d == expected);
 }
 
 TEST_CASE("stage-2 definitions carry the mode and the sort block") {
-    const KernelConfig c = *parse_kernel_name("moetune_moe2_afp8_wfp4_bf16_t32x256x128_reduce_st4_persist_sbm64");
+    const KernelConfig c = parse("moetune_moe2_afp8_wfp4_bf16_t32x256x128_reduce_sbm64");
     const auto d = definitions(c);
-    CHECK(d.at("MOETUNE_STAGE") == "2");
     CHECK(d.at("MOETUNE_STAGE2_MODE") == "1");
     CHECK(d.at("MOETUNE_SORT_BLOCK_M") == "64");
     CHECK(d.at("MOETUNE_TILE_M") == "32");
-    CHECK(d.at("MOETUNE_PIPELINE_STAGES") == "4");
-    CHECK(d.at("MOETUNE_PERSISTENT") == "1");
+    CHECK(d.at("MOETUNE_WARPS") == "8");
     CHECK(d.at("MOETUNE_WARPS_M") == std::to_string(warp_grid(c)->warps_m));
     CHECK(d.at("MOETUNE_WARPS_N") == std::to_string(warp_grid(c)->warps_n));
-    CHECK(d.count("MOETUNE_GATE_UP_INTERLEAVED") == 0);
     CHECK(d.count("MOETUNE_FUSED_MXFP8_OUT") == 0);
+    CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic")).at("MOETUNE_SORT_BLOCK_M") == "32");
+}
+
+TEST_CASE("kernel_source: the stage's template, the name as entry point, definitions the template reads") {
+    for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
+                             "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce_w4_nt_sbm128"}) {
+        const KernelConfig c = parse(name);
+        const KernelSource src = kernel_source(c);
+        CHECK(src.template_path == (c.stage == Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip"));
+        CHECK(src.entry_point == name);
+        // Every definition is used by the template (no knob the kernel ignores) ...
+        const std::string text = template_text(src.template_path);
+        for (const Definition& d : src.definitions) {
+            INFO(src.template_path << " reads " << d.name);
+            CHECK(text.find(d.name) != std::string::npos);
+        }
+        // ... and every MOETUNE_ definition the entry point uses is given.
+        const std::string entry = text.substr(text.find("#ifdef MOETUNE_KERNEL_NAME"));
+        for (std::size_t at = entry.find("MOETUNE_"); at != std::string::npos; at = entry.find("MOETUNE_", at + 1)) {
+            std::size_t end = at;
+            while (end < entry.size() && (std::isupper(static_cast<unsigned char>(entry[end])) || entry[end] == '_' ||
+                                          std::isdigit(static_cast<unsigned char>(entry[end]))))
+                ++end;
+            const std::string used = entry.substr(at, end - at);
+            INFO("entry point uses " << used);
+            bool given = false;
+            for (const Definition& d : src.definitions) given |= d.name == used;
+            CHECK(given);
+            at = end;
+        }
+    }
 }
 
 TEST_CASE("a config the warps cannot split has no definitions") {
-    CHECK_THROWS_AS(compile_definitions(*parse_kernel_name("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4")),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(compile_definitions(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_gui")), std::invalid_argument);
+    CHECK_THROWS_AS(kernel_source(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_gui")), std::invalid_argument);
 }

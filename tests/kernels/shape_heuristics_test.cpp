@@ -60,7 +60,6 @@ TEST_CASE("default_config is a valid, heuristic-approved pair at every token cou
             CHECK_FALSE(static_prune_reason(pair->stage2, shape, limits));
             CHECK(pair->stage1.tile_m == sort_block_m(pair->stage2));
             CHECK_FALSE(block_m_heuristic_reason(pair->stage1.tile_m, shape));
-            CHECK(pair->stage1.gate_up_interleaved);
             CHECK(pair->stage1.fused_mxfp8_out);
         }
     }
@@ -80,31 +79,28 @@ TEST_CASE("on the H200 the default pair is one of the candidates of its bucket")
     }
 }
 
-TEST_CASE("default_config tiers: streaming at few tokens, wide tiles at many") {
+TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many") {
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
     const auto few = default_config(dsv41_flash_ep4(1), limits);
     REQUIRE(few);
-    CHECK(few->stage1.tile_m == 16);
-    CHECK(few->stage1.tile_n == 64);
-    CHECK(few->stage1.nontemporal_weights);
-    CHECK(few->stage2.persistent);
+    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui_fp8");
+    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt");
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
-    CHECK(many->stage1.tile_m == 128);
-    CHECK(many->stage1.tile_n == 256);
-    CHECK(many->stage1.warps == 8);
-    CHECK_FALSE(many->stage2.nontemporal_weights);
+    // The fused epilogue's 16x64 warp blocks: 8 warps cover 128 rows x 64 W1 rows.
+    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t128x64x128_gui_fp8");
+    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic");
 }
 
 TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
-    MoeShape awkward = dsv41_flash_ep4(4096);
-    awkward.inter_dim = 2336;  // 73 x 32
-    const auto pair = default_config(awkward, limits);
+    MoeShape short_k = dsv41_flash_ep4(1);
+    short_k.inter_dim = 128;  // stage 2's K: one chunk, so the 512-deep prefetch shrinks to 128
+    const auto pair = default_config(short_k, limits);
     REQUIRE(pair);
-    CHECK_FALSE(static_prune_reason(pair->stage1, awkward, limits));
-    CHECK_FALSE(static_prune_reason(pair->stage2, awkward, limits));
-    CHECK(pair->stage2.tile_k == 32);
+    CHECK_FALSE(static_prune_reason(pair->stage1, short_k, limits));
+    CHECK_FALSE(static_prune_reason(pair->stage2, short_k, limits));
+    CHECK(pair->stage2.tile_k == 128);
 
     MoeShape impossible = dsv41_flash_ep4(1);
     impossible.model_dim = 5100;

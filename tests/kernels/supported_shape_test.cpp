@@ -66,8 +66,8 @@ TEST_CASE("other precisions, layouts and bad sizes are refused with the reason")
     r.dtype = "torch.float16";
     CHECK(contains(rejection(r), "unsupported dtype torch.float16"));
     r = dsv41_row();
-    r.inter_dim = 2300;
-    CHECK(contains(rejection(r), "inter_dim 2300 is not a positive multiple of 32"));
+    r.inter_dim = 2336;
+    CHECK(contains(rejection(r), "inter_dim 2336 is not a positive multiple of 128"));
     r = dsv41_row();
     r.model_dim = 1LL << 40;
     CHECK(contains(rejection(r), "out of range"));

@@ -58,9 +58,9 @@ TEST_CASE("measure and worker say why there is no GPU, before anything else", "[
     const std::string json = (tmp / "out.json").string();
     // One stage-2 candidate at one token: the smallest measurement there is.
     const std::string name = first_stage2_candidate();
-    const auto r = run_moetune("measure --shapes " + shell_quote(reference_shapes()) + " --tokens 1 --stage 2 --kernels " +
-                               shell_quote("^" + name + "$") + " --json " + shell_quote(json) + " --cache-dir " +
-                               shell_quote((tmp / "cache").string()));
+    const auto r = run_moetune("measure --shapes " + shell_quote(reference_shapes()) +
+                               " --tokens 1 --stage 2 --kernels " + shell_quote("^" + name + "$") + " --json " +
+                               shell_quote(json) + " --cache-dir " + shell_quote(MOETUNE_TEST_KERNEL_CACHE));
     INFO(r.out);
     INFO(r.err);
     REQUIRE(r.exit_code == cli::kExitOk);

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "measure/failure.h"
@@ -147,6 +148,10 @@ TEST_CASE("a worker that died between tasks is replaced without failing the next
     WorkerClient client(0, kFakeWorker, 10);
     const pid_t killed = worker_pid(client.run(command("ok")));
     REQUIRE(::kill(killed, SIGKILL) == 0);
+    // Wait until it is dead (a zombie, not yet reaped): a worker dying *while* a task is sent is a
+    // failed task, as nobody can know whether it took the task; this test is about one dead before.
+    for (int i = 0; i < 1000 && !(children().size() == 1 && children()[0].state == 'Z'); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const MeasureResult r = client.run(command("ok"));
     CHECK(r.ok);
     CHECK(worker_pid(r) != killed);

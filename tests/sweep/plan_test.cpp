@@ -139,7 +139,7 @@ TEST_CASE("plan: unsupported rows stay in the plan with the reason, and without 
     }
     CHECK(supported == 1);
     REQUIRE(reasons.size() == 3);
-    CHECK(reasons[0].find("inter_dim 2300 is not a positive multiple of 32") != std::string::npos);
+    CHECK(reasons[0].find("inter_dim 2300 is not a positive multiple of ") != std::string::npos);
     const auto has = [&](const std::string& part) {
         return std::any_of(reasons.begin(), reasons.end(), [&](const std::string& r) { return r.find(part) != std::string::npos; });
     };

@@ -46,16 +46,20 @@ private:
     std::mutex& mutex_;
 };
 
-// Always throws: a worker whose process cannot even be started.
+// Always throws: a worker whose process cannot even be started. Counts its calls in `calls`,
+// which outlives it (the pool destroys a retired worker).
 class BrokenWorker : public TaskWorker {
 public:
+    explicit BrokenWorker(std::atomic<int>& calls) : calls_(calls) {}
     measure::MeasureResult run(const measure::MeasureTask&) override {
-        ++calls;
+        ++calls_;
         throw std::runtime_error("cannot start /nonexistent/moetune");
     }
     std::string name() const override { return "GPU 9"; }
     int restarts() const override { return 0; }
-    int calls = 0;
+
+private:
+    std::atomic<int>& calls_;
 };
 
 // Every task comes back failed (a worker that crashes on everything, and restarts each time).
@@ -100,15 +104,14 @@ TEST_CASE("worker pool: every task runs exactly once and results come back in ta
 TEST_CASE("worker pool: a worker that throws is retired, its task failed, the others finish the queue") {
     std::multiset<std::string> seen;
     std::mutex m;
-    auto broken = std::make_unique<BrokenWorker>();
-    BrokenWorker* broken_ptr = broken.get();
+    std::atomic<int> broken_calls{0};
     std::vector<std::unique_ptr<TaskWorker>> workers;
-    workers.push_back(std::move(broken));
+    workers.push_back(std::make_unique<BrokenWorker>(broken_calls));
     // 1 ms a task: the broken worker's thread gets a task long before the queue is empty.
     workers.push_back(std::make_unique<SlowWorker>(0, std::chrono::milliseconds(1), seen, m));
     WorkerPool pool(std::move(workers));
     const auto results = pool.run(make_tasks(50), [] {});
-    CHECK(broken_ptr->calls == 1);
+    CHECK(broken_calls == 1);
     std::size_t failed = 0;
     for (const auto& r : results) {
         if (r.ok) continue;
@@ -119,7 +122,7 @@ TEST_CASE("worker pool: a worker that throws is retired, its task failed, the ot
     CHECK(seen.size() == 49);
     // The retired worker takes no part in later runs.
     CHECK(pool.run(make_tasks(5), [] {}).size() == 5);
-    CHECK(broken_ptr->calls == 1);
+    CHECK(broken_calls == 1);
 }
 
 TEST_CASE("worker pool: workers that fail every task still empty the queue (no livelock)") {
@@ -134,13 +137,16 @@ TEST_CASE("worker pool: workers that fail every task still empty the queue (no l
 }
 
 TEST_CASE("worker pool: when every worker is retired, the run ends with an error instead of waiting") {
+    std::atomic<int> calls{0};
     std::vector<std::unique_ptr<TaskWorker>> workers;
-    workers.push_back(std::make_unique<BrokenWorker>());
-    workers.push_back(std::make_unique<BrokenWorker>());
+    workers.push_back(std::make_unique<BrokenWorker>(calls));
+    workers.push_back(std::make_unique<BrokenWorker>(calls));
     WorkerPool pool(std::move(workers));
     CHECK_THROWS_WITH(pool.run(make_tasks(10), [] {}),
                       "no worker is left to measure candidates (GPU 9: cannot start /nonexistent/moetune; GPU 9: "
                       "cannot start /nonexistent/moetune)");
+    CHECK(calls == 2);
     CHECK_THROWS_AS(pool.run(make_tasks(1), [] {}), std::runtime_error);
+    CHECK(calls == 2);
     CHECK_THROWS_AS(WorkerPool({}), std::invalid_argument);
 }

@@ -54,6 +54,12 @@ TEST_CASE("check: bad-value for numbers, sizes, enum strings and flags") {
     CHECK(r.findings[4].message.find("us 'fast'") == 0);
 }
 
+TEST_CASE("check: NVIDIA rows (gfx column sm_90, as moetune stamps them) are valid, other names are not") {
+    const CheckResult r = check({"nvidia_arch.csv"});
+    CHECK(codes_and_lines(r.findings) == CodeLines{{"bad-value", 3}, {"bad-value", 4}});
+    CHECK(r.findings[0].message.find("'sm_9x'") != std::string::npos);
+}
+
 TEST_CASE("check: duplicate-key in one file names both rows and the one AITER keeps") {
     const Finding f = only_finding(check({"dup_key_in_file.csv"}));
     CHECK(f.code == "duplicate-key");

@@ -19,6 +19,7 @@ Command add_missing_command(CLI::App& parent);
 Command add_candidates_command(CLI::App& parent);
 Command add_compile_command(CLI::App& parent);
 Command add_devices_command(CLI::App& parent);
+Command add_sweep_command(CLI::App& parent);
 Command add_measure_command(CLI::App& parent);
 Command add_worker_command(CLI::App& parent);
 

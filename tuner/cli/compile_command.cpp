@@ -2,9 +2,11 @@
 // GPU (NVRTC / hipRTC), into the disk cache a sweep reads, so a later sweep (or a rerun) finds them
 // all compiled. Progress and ETA on stderr, a summary on stdout, every kernel's outcome in --report.
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -84,7 +86,8 @@ private:
 ordered_json outcome_json(const instantiate::KernelOutcome& o) {
     ordered_json k = {{"name", o.name},
                       {"stage", kernels::stage_number(o.config.stage)},
-                      {"status", instantiate::status_name(o.status)}};
+                      {"status", instantiate::status_name(o.status)},
+                      {"from_cache", o.from_cache}};
     if (o.compile_seconds) k["compile_seconds"] = *o.compile_seconds;
     if (o.cache_hit_seconds) k["cache_hit_seconds"] = *o.cache_hit_seconds;
     if (o.usage) {
@@ -128,8 +131,8 @@ void print_summary(const CompileOptions& o, std::size_t shape_count, const kerne
     for (const kernels::KernelConfig& c : plan.kernels) stage1 += c.stage == kernels::Stage::gate_up;
     fmt::print("{} ({}): {} kernels for {} shapes (stage 1: {}, stage 2: {}); {} configs pruned before compiling\n",
                o.arch, rtc::compiler_version(), s.kernels, shape_count, stage1, s.kernels - stage1, plan.pruned.size());
-    fmt::print("  compiled {}, cache hits {}, pruned after compiling (spills) {}, failed {}; wall {}, {} threads\n",
-               s.compiled, s.cache_hits, s.spills, s.failed, duration_text(wall_seconds), threads);
+    fmt::print("  compiled {}, cache hits {}, pruned after compiling (spills) {}, failed {}; wall {}, {} thread{}\n",
+               s.compiled, s.cache_hits, s.spills, s.failed, duration_text(wall_seconds), threads, threads == 1 ? "" : "s");
     fmt::print("  compile time per kernel: {}{}\n", stats_text(s.compile, 1.0, "s"),
                s.built_now == s.kernels - s.failed ? "" : fmt::format("; {} built now, the rest when cached", s.built_now));
     fmt::print("  cache hit time per kernel: {}\n", stats_text(s.cache_hit, 1000.0, "ms"));
@@ -157,13 +160,6 @@ int run_compile(const CompileOptions& o) {
         spdlog::error("{}", *why);
         return kExitCannotWrite;
     }
-    std::error_code ec;
-    fs::create_directories(o.cache_dir, ec);
-    if (ec) {
-        spdlog::error("cannot create the kernel cache directory {}: {}", o.cache_dir, ec.message());
-        return kExitCannotWrite;
-    }
-
     kernels::ShapeRows rows;
     try {
         rows = kernels::read_shape_rows(o.shapes, o.tokens);
@@ -172,6 +168,12 @@ int run_compile(const CompileOptions& o) {
         return kExitUsage;
     }
     for (const std::string& s : rows.skipped) spdlog::error("{}; row skipped", s);
+    std::error_code ec;
+    fs::create_directories(o.cache_dir, ec);
+    if (ec) {
+        spdlog::error("cannot create the kernel cache directory {}: {}", o.cache_dir, ec.message());
+        return kExitCannotWrite;
+    }
     std::vector<data::MoeShape> shapes;
     for (const kernels::ShapeRow& r : rows.rows) shapes.push_back(r.shape);
 
@@ -186,11 +188,11 @@ int run_compile(const CompileOptions& o) {
     instantiate::BatchCompileOptions batch;
     batch.arch = o.arch;
     batch.cache = &cache;
-    batch.threads = o.jobs;
     const unsigned threads = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    batch.threads = threads;
     const auto start = Clock::now();
-    spdlog::info("compiling {} kernels for {} with {} threads into {}", plan.kernels.size(), o.arch, threads,
-                 o.cache_dir);
+    spdlog::info("compiling {} kernels for {} with {} thread{} into {}", plan.kernels.size(), o.arch, threads,
+                 threads == 1 ? "" : "s", o.cache_dir);
     batch.on_outcome = Progress(start);
     const std::vector<instantiate::KernelOutcome> outcomes = instantiate::compile_kernels(plan.kernels, batch);
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();

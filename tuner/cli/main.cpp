@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
         add_candidates_command(app),
         add_compile_command(app),
         add_devices_command(app),
+        add_sweep_command(app),
         add_measure_command(app),
         add_worker_command(app),
     };

@@ -30,11 +30,11 @@
 #include "data/error_metrics.h"
 #include "data/routing_spec.h"
 #include "gpu/device.h"
+#include "instantiate/kernel_request.h"
 #include "kernels/candidates.h"
 #include "kernels/device_limits.h"
 #include "kernels/kernel_name.h"
 #include "kernels/supported_shape.h"
-#include "measure/candidate_compile.h"
 #include "measure/failure.h"
 #include "measure/harness_kernels.h"
 #include "measure/measurer.h"
@@ -103,7 +103,8 @@ std::vector<data::MoeShape> read_shapes(const std::string& path, int tokens) {
 
 // The tasks of one shape: the candidates of the chosen stages whose names match --kernels.
 std::vector<measure::MeasureTask> make_tasks(const MeasureOptions& o, const data::MoeShape& shape,
-                                             const kernels::DeviceLimits& limits, const std::optional<std::regex>& filter,
+                                             const kernels::DeviceLimits& limits,
+                                             const std::optional<std::regex>& filter,
                                              const measure::MeasureTask& base) {
     std::vector<measure::MeasureTask> tasks;
     for (kernels::Stage stage : {kernels::Stage::gate_up, kernels::Stage::down}) {
@@ -118,8 +119,10 @@ std::vector<measure::MeasureTask> make_tasks(const MeasureOptions& o, const data
     return tasks;
 }
 
-// Compiles every candidate (and what a worker needs besides) into the cache on all cores. Returns the
-// compile failure of each kernel that did not build.
+// Compiles every candidate (and what a worker needs besides) into the cache on all cores, with the
+// request the worker builds too (instantiate::kernel_compile_request), so the worker only loads them.
+// Returns the compile failure of each kernel that did not build. (instantiate::compile_kernels does
+// not build the --test-break variants, hence a pool here.)
 std::map<std::string, std::string> compile_all(const std::vector<measure::MeasureTask>& tasks,
                                                const rtc::KernelCache& cache, const std::string& arch, int test_break) {
     rtc::CompilePool pool(&cache);
@@ -131,7 +134,8 @@ std::map<std::string, std::string> compile_all(const std::vector<measure::Measur
         if (running.count(t.kernel_name) || failures.count(t.kernel_name)) continue;
         try {
             const kernels::KernelConfig config = *kernels::parse_kernel_name(t.kernel_name);
-            running.emplace(t.kernel_name, pool.submit(measure::candidate_compile_request(config, arch, test_break)));
+            running.emplace(t.kernel_name,
+                            pool.submit(instantiate::kernel_compile_request(config, arch, test_break)));
         } catch (const std::exception& e) {
             failures.emplace(t.kernel_name, measure::failure_text("compile", e.what()));
         }
@@ -261,7 +265,9 @@ Command add_measure_command(CLI::App& parent) {
         "measure", "Validate and time the candidate kernels of a shape at one token count (docs/measurement.md)");
     app->add_option("--shapes", o->shapes, "Shape CSV (AITER untuned format); each distinct shape is measured")
         ->required();
-    app->add_option("--tokens", o->tokens, "Token count M (the bucket)")->required()->check(CLI::Range(1, (1 << 24) - 1));
+    app->add_option("--tokens", o->tokens, "Token count M (the bucket)")
+        ->required()
+        ->check(CLI::Range(1, (1 << 24) - 1));
     app->add_option("--stage", o->stage, "Only this stage (1: gate/up, 2: down)")->check(CLI::IsMember({1, 2}));
     app->add_option("--kernels", o->kernels, "Only candidates whose name matches this regular expression");
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
@@ -276,7 +282,8 @@ Command add_measure_command(CLI::App& parent) {
     auto* isolate = app->add_flag("--isolate", o->isolate,
                                   "Run candidates in a worker process (default): faults and hangs fail only that "
                                   "candidate");
-    app->add_flag("--in-process", o->in_process, "Run candidates in this process (no timeout; a fault ends the run)")
+    app->add_flag("--in-process", o->in_process,
+                  "Run candidates in this process (no timeout; after a GPU fault every later candidate fails)")
         ->excludes(isolate);
     app->add_option("--gpu", o->gpu, "Device index")->capture_default_str()->check(CLI::NonNegativeNumber);
     app->add_flag("--cold-l2", o->cold_l2, "Rotate launches over copies of the activations so they miss in L2");

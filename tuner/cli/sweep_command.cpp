@@ -33,6 +33,7 @@
 #include "sweep/output_paths.h"
 #include "sweep/plan.h"
 #include "sweep/plan_listing.h"
+#include "sweep/profile_log.h"
 #include "sweep/rtc_compile_ahead.h"
 #include "sweep/shard.h"
 #include "sweep/summary.h"
@@ -315,13 +316,18 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
     app->add_option("--profile-out", o->profile_out, "Also write every candidate's time, error and failure here (CSV)");
     app->add_option("--report", o->report, "Write a JSON report per (shape, bucket) here, updated after each");
-    app->add_flag("--dry-run", o->dry_run, "Print the plan (entries, candidate counts) without a GPU and exit");
+    auto* dry_run =
+        app->add_flag("--dry-run", o->dry_run, "Print the plan (entries, candidate counts) without a GPU and exit");
+    // A real sweep takes all three from the GPU.
     app->add_option("--arch", o->arch, "Dry run: the target whose limits prune the candidates")
         ->check(CLI::IsMember(kernels::known_archs()))
-        ->capture_default_str();
-    app->add_option("--gfx", o->gfx, "Dry run: the gfx the rows would be stamped with (default: from --arch)");
+        ->capture_default_str()
+        ->needs(dry_run);
+    app->add_option("--gfx", o->gfx, "Dry run: the gfx the rows would be stamped with (default: from --arch)")
+        ->needs(dry_run);
     app->add_option("--cu-num", o->cu_num, "Dry run: the cu_num the rows would be stamped with (default: from --arch)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::PositiveNumber)
+        ->needs(dry_run);
     app->add_option("--gpus", o->gpus, "GPUs to use: all, or a list like 0,1 (one worker process each)")
         ->capture_default_str();
     app->add_option("--shard", o->shard, "Tune only part i of n of the plan (0-based; for clusters, docs/cluster.md)")

@@ -25,8 +25,40 @@ void vary(std::vector<KernelConfig>& space, std::initializer_list<T> values, Set
     space = std::move(next);
 }
 
+// Weight-streaming knobs (non-temporal loads, 4-chunk prefetch) only on the sort blocks where the
+// MoE streams weights (shape_heuristics.h).
+bool streaming_knobs_in_regime(const KernelConfig& c) {
+    return streams_weights(sort_block_m(c)) || (!c.nontemporal_weights && c.tile_k < 512);
+}
+
+// Stage 2's reduce mode is the deterministic alternative to atomics: one plain variant per tile
+// (cached loads, sort block = tile). Atomic tiles carry the load and sort-block variants.
+bool plain_if_reduce(const KernelConfig& c) {
+    return c.stage != Stage::down || c.mode == Stage2Mode::atomic || (!c.nontemporal_weights && c.sort_block == 0);
+}
+
+// 8 stage-2 warps on 64 columns make 8- or 16-column warp blocks that reload the activation
+// fragment for every 8-16 columns; 4 warps cover those tiles.
+bool wide_enough_for_warps(const KernelConfig& c) { return c.stage != Stage::down || c.tile_n >= 16 * c.warps; }
+
 }  // namespace
 
+// The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
+// file compiles in CI in a few minutes on 2 cores (docs/kernel-names.md, "Search space"):
+//  - tile_m: every sort block 16..128 (few tokens: 16 for little padding; thousands: 128 to
+//    reuse each weight tile over more rows);
+//  - tile_n 64/128/256: narrow tiles give enough workgroups on 132 SMs when only ~5 experts are
+//    active (stage 1 at 1 token with tile_n 64: 5 x 4608/64 = 360), wide ones amortise the
+//    activation loads;
+//  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp;
+//  - warps 2/4/8 (stage 2: 4/8); the warp grid (resource_model.h) follows from tile and warps;
+//  - non-temporal weight loads on/off;
+//  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
+//    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
+//    AITER's tuner);
+// then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
+// grid) are not part of it. Split-K is left out: narrow N tiles already fill the device at one
+// token, and splitting K would break the fused SiLU/quant epilogue into an fp32 partial round trip.
 std::vector<KernelConfig> search_space(Stage stage) {
     KernelConfig base;
     base.stage = stage;
@@ -43,7 +75,10 @@ std::vector<KernelConfig> search_space(Stage stage) {
         vary(space, {Stage2Mode::atomic, Stage2Mode::reduce}, [](KernelConfig& c, Stage2Mode v) { c.mode = v; });
         vary(space, {false, true}, [](KernelConfig& c, bool half) { c.sort_block = half ? 2 * c.tile_m : 0; });
     }
-    std::erase_if(space, [](const KernelConfig& c) { return config_error(c) || !warp_grid(c); });
+    std::erase_if(space, [](const KernelConfig& c) {
+        return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
+               !wide_enough_for_warps(c);
+    });
     return space;
 }
 

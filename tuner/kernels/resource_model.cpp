@@ -9,10 +9,11 @@ constexpr int kMmaM = 16;  // rows of one tensor-core tile
 constexpr int kMmaN = 8;   // columns of one tensor-core tile
 
 // Register cost per unit: a least-squares fit to ptxas -v for sm_90a (CUDA 13.0) over warp blocks
-// 16..128 x 8..128 at tile_k 128/256/512 of both templates, rounded. Below 255 it is within 26
-// registers of ptxas; it estimates <= 252 for every kernel ptxas fit under 255 registers without
-// spilling and >= 268 for every one that spilled more than 8 bytes. What slips through (one block
-// spilled 8 bytes at 168 registers) is caught after compiling (instantiate/spill_check.h).
+// 16..128 x 8..128 at tile_k 128/256/512 of both templates, rounded. It estimates <= 252 for every
+// kernel ptxas fit under 255 registers without spilling and >= 268 for every one that spilled more
+// than 8 bytes, and is within 30 registers of NVRTC's count for every kernel of the DSv4.1 plan.
+// What slips through (a few bytes of spill at 96 or 168 registers) is pruned after compiling
+// (instantiate/resource_usage.h).
 constexpr int kFixed = 12;          // thread and row bases, loop counters
 constexpr int kPerRowTile = 8;      // per 16 rows: activation row indices, scale words, A fragment
 constexpr int kPerColumnTile = 16;  // per 8 weight rows: scale words and floats, widened B, addresses

@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kMaxOversize = 2.0;         // block_m may be up to 2x the fitting block
 constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at most 16 blocks
-constexpr double kStreamingRowsPerExpert = 64.0;  // below: weight streaming dominates (AITER use_nt)
+constexpr int kLargestStreamingBlock = 32;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
@@ -49,6 +49,8 @@ std::optional<KernelConfig> first_fitting(const KernelConfig& preferred, const d
 
 }  // namespace
 
+bool streams_weights(int block_m) { return block_m <= kLargestStreamingBlock; }
+
 double expected_active_experts(const data::MoeShape& s) {
     const double p_untouched = std::pow(1.0 - double(s.topk) / s.experts, s.tokens);
     return s.experts * (1.0 - p_untouched);
@@ -71,11 +73,12 @@ std::optional<std::string> block_m_heuristic_reason(int block_m, const data::Moe
 
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits) {
     if (shape_error(shape)) return std::nullopt;
-    const bool streaming = rows_per_active_expert(shape) < kStreamingRowsPerExpert;
+    const int block_m = fitting_block_m(rows_per_active_expert(shape));
+    const bool streaming = streams_weights(block_m);
 
     KernelConfig s1;
     s1.stage = Stage::gate_up;
-    s1.tile_m = fitting_block_m(rows_per_active_expert(shape));
+    s1.tile_m = block_m;
     s1.tile_n = 128;
     s1.tile_k = 128;  // the fused epilogue's 64-column warp blocks fit the registers only at K 128
     s1.warps = 8;

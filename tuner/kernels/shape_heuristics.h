@@ -25,6 +25,13 @@ double rows_per_active_expert(const data::MoeShape& shape);
 // Returns the reason, starting with "heuristic:", or nullopt to keep.
 std::optional<std::string> block_m_heuristic_reason(int block_m, const data::MoeShape& shape);
 
+// Whether the MoE streams weights at sort block block_m: blocks of at most 32 rows, which
+// block_m_heuristic_reason keeps while an active expert has up to ~64 rows (AITER's use_nt rule:
+// below 64 rows per expert the weights dominate). Candidates of these blocks carry the streaming
+// knobs (non-temporal weight loads, 4-chunk prefetch); larger blocks reuse each weight tile over
+// more rows and are bound by the tensor cores.
+bool streams_weights(int block_m);
+
 struct ConfigPair {
     KernelConfig stage1;
     KernelConfig stage2;
@@ -34,11 +41,11 @@ struct ConfigPair {
 // (aiter-fmoe-format.md §2.4) but tiered by rows per active expert instead of raw token count:
 // block_m = the smallest sort block holding an expert's rows, both stages' tile_m. Stage 1 fuses
 // the MXFP8 output (no separate quantisation pass) with 128-wide N tiles, K 128 per prefetch and
-// up to 8 warps; stage 2 is atomic with 128-wide N tiles, 4 warps and K 512 per prefetch below
-// 64 rows per expert (AITER's use_nt rule: the MoE streams weights, so non-temporal loads in both
-// stages and deep prefetch), 8 warps and K 256 above. When a preferred config does not fit the
-// shape or the device, the first fitting one found by shrinking warps, then tile_k, then tile_n.
-// nullopt when shape_error(shape) or nothing fits.
+// up to 8 warps; stage 2 is atomic with 128-wide N tiles, and when streams_weights(block_m)
+// non-temporal loads in both stages, 4 stage-2 warps and K 512 per prefetch, else cached loads,
+// 8 warps and K 256. When a preferred config does not fit the shape or the device, the first
+// fitting one found by shrinking warps, then tile_k, then tile_n. nullopt when shape_error(shape)
+// or nothing fits.
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
 
 }  // namespace moetune::kernels

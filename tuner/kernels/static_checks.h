@@ -2,7 +2,7 @@
 // Hard static checks, decided without compiling: is a shape something the kernels can run at all,
 // and can a config run that shape on a device. Each failure comes back as a readable reason.
 // (Heuristic, overridable prunes are in shape_heuristics.h; spills found by the compiler in
-// instantiate/spill_check.h.)
+// instantiate/resource_usage.h.)
 #include <optional>
 #include <string>
 

@@ -16,7 +16,8 @@ BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& wei
     device_routing_ = data::upload(data::make_routing(routing, shape, seed));
     // Production's activation quantisation (dynamic MXFP8 scales), not the unit scales AITER's tuner
     // feeds a8w4 candidates: the kernels are judged on the inputs they will see.
-    inputs_[0] = data::generate_synthetic_activations_gpu(kernels, shape, seed, formats::ActivationScales::mxfp8, stream);
+    inputs_[0] =
+        data::generate_synthetic_activations_gpu(kernels, shape, seed, formats::ActivationScales::mxfp8, stream);
     const int routed_rows = shape.tokens * shape.topk;
     {
         const gpu::DeviceBuffer<float> stage1 =
@@ -51,7 +52,8 @@ const data::DeviceMxfpMatrix& BucketData::input(int stage, int copy) {
 const data::DeviceSortedRouting& BucketData::sorted(int block_m) {
     auto it = sorted_.find(block_m);
     if (it == sorted_.end()) {
-        data::DeviceSortedRouting s = data::allocate_sorted_routing(shape_.tokens, shape_.topk, shape_.experts, block_m);
+        data::DeviceSortedRouting s =
+            data::allocate_sorted_routing(shape_.tokens, shape_.topk, shape_.experts, block_m);
         data::moe_sorting_gpu(kernels_, device_routing_, s, stream_);
         stream_.synchronize();
         it = sorted_.emplace(block_m, std::move(s)).first;

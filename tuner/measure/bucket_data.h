@@ -33,7 +33,8 @@ public:
     const data::MoeShape& shape() const { return shape_; }
 
     // The input of a stage's candidates: stage 1 the activations [M, model_dim], stage 2 the
-    // reference stage-2 input [M*topk, inter]. copy > 0: an identical copy for cold-L2 rotation.
+    // reference stage-2 input [M*topk, inter]. copy > 0: an identical copy for cold-L2 rotation
+    // (made at first use; asking for copy n makes every missing one up to n from one download).
     const data::DeviceMxfpMatrix& input(int stage, int copy = 0);
 
     // moe_sorting of the routing with this block size.

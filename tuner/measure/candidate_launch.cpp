@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
+#include "common/moe_args.h"
 #include "common/mx_types.h"
 #include "data_gpu/launch_grid.h"
 #include "formats/mx_quantize.h"
 #include "kernels/launch_geometry.h"
-#include "measure/kernel_args.h"
 
 namespace moetune::measure {
 namespace {
@@ -54,6 +54,7 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
     const data::DeviceMxfpMatrix& in = *inputs_.front();
     const std::size_t per_copy = bytes_of(in.values, in.scales, o.bf16, o.fp8, o.fp8_scale, o.partial);
     const int copies = cold_l2_copies(per_copy, l2_bytes, launches_per_graph);
+    bucket.input(stage, copies - 1);  // makes all missing copies from one download
     for (int c = 1; c < copies; ++c) {
         outputs_.push_back(allocate_outputs());
         inputs_.push_back(&bucket.input(stage, c));

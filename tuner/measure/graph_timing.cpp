@@ -37,7 +37,8 @@ TimingStats time_in_graph(const gpu::Stream& stream, const TimingOptions& option
         marks[i + 1]->record(stream);
     }
     std::vector<float> replay_ms;
-    for (int i = 0; i < options.timed_replays; ++i) replay_ms.push_back(gpu::Event::elapsed_ms(*marks[i], *marks[i + 1]));
+    for (int i = 0; i < options.timed_replays; ++i)
+        replay_ms.push_back(gpu::Event::elapsed_ms(*marks[i], *marks[i + 1]));
     return summarize_replays(std::move(replay_ms), options.launches_per_graph);
 }
 

@@ -15,10 +15,10 @@
 #include "gpu/gpu_error.h"
 #include "gpu/module.h"
 #include "gpu/stream.h"
+#include "instantiate/kernel_request.h"
 #include "kernels/kernel_name.h"
 #include "kernels/static_checks.h"
 #include "measure/bucket_data.h"
-#include "measure/candidate_compile.h"
 #include "measure/candidate_launch.h"
 #include "measure/failure.h"
 #include "measure/graph_timing.h"
@@ -36,7 +36,9 @@ struct TaskFailure {
     std::string text;
 };
 
-[[noreturn]] void fail(std::string_view kind, std::string_view detail) { throw TaskFailure{failure_text(kind, detail)}; }
+[[noreturn]] void fail(std::string_view kind, std::string_view detail) {
+    throw TaskFailure{failure_text(kind, detail)};
+}
 
 struct CheckedTask {
     data::ErrorMetric metric;
@@ -113,9 +115,10 @@ struct Measurer::State {
         try {
             const std::optional<rtc::KernelCache> cache =
                 task.cache_dir.empty() ? std::nullopt : std::optional<rtc::KernelCache>(task.cache_dir);
-            const rtc::CompiledCode code =
-                rtc::compile(candidate_compile_request(config, arch, task.test_break), cache ? &*cache : nullptr);
-            if (!code.from_cache) spdlog::debug("{}: compiled in the worker ({} ms)", task.kernel_name, code.compile_ms);
+            const rtc::CompileRequest request = instantiate::kernel_compile_request(config, arch, task.test_break);
+            const rtc::CompiledCode code = rtc::compile(request, cache ? &*cache : nullptr);
+            if (!code.from_cache)
+                spdlog::debug("{}: compiled in the worker ({} ms)", task.kernel_name, code.compile_ms);
             return code;
         } catch (const rtc::CompileError& e) {
             fail("compile", e.what());

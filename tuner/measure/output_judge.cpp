@@ -50,8 +50,8 @@ Judgement judge_output(std::span<const float> ref, std::span<const float> out, s
     if (zero_start) {
         std::size_t zero_rows = 0, first_zero_row = 0;
         for (std::size_t r = 0; r < out.size() / row_length; ++r)
-            if (all_zero(out.subspan(r * row_length, row_length)) && !all_zero(ref.subspan(r * row_length, row_length)) &&
-                zero_rows++ == 0)
+            if (all_zero(out.subspan(r * row_length, row_length)) &&
+                !all_zero(ref.subspan(r * row_length, row_length)) && zero_rows++ == 0)
                 first_zero_row = r;
         if (zero_rows > 0) {
             j.failure = failure_text("wrong", std::to_string(zero_rows) + " output rows left at zero (first: row " +

@@ -93,22 +93,24 @@ MeasureResult WorkerClient::run(const MeasureTask& task) {
         const std::string how = worker_->stop(kExitGrace);
         const std::string& last = worker_->last_stderr_line();
         spdlog::warn("gpu {}: worker exited with {} while measuring {}", gpu_, how, task.kernel_name);
-        return worker_failure(task, failure_text("fault", "worker exited with " + how + (last.empty() ? "" : ": " + last)));
+        return worker_failure(task,
+                              failure_text("fault", "worker exited with " + how + (last.empty() ? "" : ": " + last)));
     }
     case ChildProcess::Read::line: break;
     }
 
     MeasureResult result;
+    std::string protocol_error;
     try {
         result = decode_result_line(reply);
+        if (result.kernel_name != task.kernel_name) protocol_error = "answered for '" + result.kernel_name + "'";
     } catch (const std::runtime_error& e) {
-        worker_->kill();
-        return worker_failure(task, failure_text("fault", std::string("worker protocol error: ") + e.what()));
+        protocol_error = e.what();
     }
-    if (result.kernel_name != task.kernel_name) {
-        worker_->kill();
-        return worker_failure(task, failure_text("fault", "worker protocol error: answered for '" +
-                                                              result.kernel_name + "'"));
+    if (!protocol_error.empty()) {
+        spdlog::warn("gpu {}: worker protocol error on {}: {}; worker killed ({})", gpu_, task.kernel_name,
+                     protocol_error, worker_->kill());
+        return worker_failure(task, failure_text("fault", "worker protocol error: " + protocol_error));
     }
     if (failure_kind(result.failure) == "fault") {
         // The worker's GPU context is lost and it exits after this reply; reap it now.

@@ -1,6 +1,7 @@
 #include "rtc/compiler.h"
 
 #include <chrono>
+#include <mutex>
 
 #include <spdlog/spdlog.h>
 
@@ -56,7 +57,20 @@ private:
     hiprtcProgram program_ = nullptr;
 };
 
+// hipRTC before ROCm 6 (Debian 12 ships 5.2) corrupts its heap or hangs when two threads compile
+// at once (seen with moetune compile --arch gfx90a -j 2); NVRTC and newer hipRTC are thread-safe.
+// There, programs are compiled one at a time and the pool's other threads wait.
+std::unique_lock<std::mutex> serialize_if_unsafe() {
+#if defined(MOETUNE_GPU_HIP) && defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR < 6
+    static std::mutex compiler_mutex;
+    return std::unique_lock<std::mutex>(compiler_mutex);
+#else
+    return {};
+#endif
+}
+
 CompiledCode run_compiler(const CompileRequest& r, const std::vector<Header>& headers) {
+    const auto lock = serialize_if_unsafe();
     const auto start = std::chrono::steady_clock::now();
     Program program(r, headers);
     for (const std::string& expr : r.name_expressions)

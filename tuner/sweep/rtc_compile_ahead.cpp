@@ -3,7 +3,7 @@
 #include <exception>
 
 #include "kernels/kernel_name.h"
-#include "measure/candidate_compile.h"
+#include "instantiate/kernel_request.h"
 #include "measure/failure.h"
 
 namespace moetune::sweep {
@@ -16,7 +16,7 @@ void RtcCompileAhead::start(const std::vector<kernels::KernelConfig>& configs) {
         const std::string name = kernels::kernel_name(c);
         if (running_.count(name) || finished_.count(name)) continue;
         try {
-            running_.emplace(name, pool_.submit(measure::candidate_compile_request(c, arch_, test_break_)));
+            running_.emplace(name, pool_.submit(instantiate::kernel_compile_request(c, arch_, test_break_)));
         } catch (const std::exception& e) {  // a config compile_definitions rejects
             finished_.emplace(name, measure::failure_text("compile", e.what()));
         }

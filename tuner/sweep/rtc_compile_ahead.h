@@ -1,6 +1,6 @@
 #pragma once
 // CompileAhead on an rtc::CompilePool with the kernel cache the workers read: each candidate's
-// request is measure::candidate_compile_request, exactly what the worker compiles. Only the
+// request is instantiate::kernel_compile_request, exactly what the worker compiles. Only the
 // outcome of each kernel is kept, not its code object (the workers load it from the cache).
 #include <future>
 #include <map>

@@ -186,6 +186,7 @@ std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const
         if (!e.supported()) {
             r.status = BucketStatus::unsupported;
             r.reason = e.skip_reason;
+            spdlog::warn("{} ({}): skipped: {}", short_label(e.shape), e.where, e.skip_reason);
         } else if (!settings.retune && before.contains(e.key)) {
             r.status = BucketStatus::already_tuned;
             r.reason = "the output already has this key (--retune measures it again)";

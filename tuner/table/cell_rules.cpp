@@ -25,10 +25,17 @@ std::optional<std::string> whole_number_at_least(std::string_view column, std::s
 }
 
 // gfx942, gfx950, gfx90a, gfx1250: "gfx" and lower-case hex digits.
+// AMD archs (gfx950, gfx90a) and, for tables tuned on NVIDIA GPUs, the compute capability as
+// moetune stamps it (sm_90): AITER never looks those rows up on AMD, but the key stays unique.
 bool is_gfx_name(std::string_view value) {
-    return value.size() > 3 && value.substr(0, 3) == "gfx" &&
-           std::all_of(value.begin() + 3, value.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+    const auto all_of_from = [&](size_t start, auto pred) {
+        return value.size() > start && std::all_of(value.begin() + long(start), value.end(), pred);
+    };
+    if (value.substr(0, 3) == "gfx")
+        return all_of_from(3, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f'); });
+    if (value.substr(0, 3) == "sm_")
+        return all_of_from(3, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    return false;
 }
 
 }  // namespace
@@ -57,7 +64,7 @@ std::optional<std::string> cell_problem(std::string_view column, std::string_vie
     }
     if (is_one_of(column, {col::tflops, col::bw}) && !parse_number(value))
         return quoted(column, value) + " is not a number";
-    if (column == col::gfx && !is_gfx_name(value)) return quoted(column, value) + " is not a gfx arch name like gfx950";
+    if (column == col::gfx && !is_gfx_name(value)) return quoted(column, value) + " is not an arch name like gfx950 (or sm_90 for NVIDIA)";
     return std::nullopt;
 }
 

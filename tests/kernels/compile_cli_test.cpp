@@ -1,0 +1,149 @@
+// `moetune compile` end to end in the CUDA build: the whole DSv4.1 shape file for sm_90a into a
+// fresh cache (every candidate compiles), then again (all cache hits); the refusals.
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/catch.hpp"
+#include "support/test_env.h"
+
+using namespace moetune;
+using moetune::test::run_moetune;
+using moetune::test::shell_quote;
+
+namespace {
+
+std::string reference_shapes() {
+    return (test::fixtures_dir().parent_path().parent_path() / "shapes" / "dsv41_flash_ep4_a8w4.csv").string();
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+nlohmann::json read_json(const std::filesystem::path& p) { return nlohmann::json::parse(test::read_text(p)); }
+
+// The distinct kernel names `moetune candidates` lists for the file (what compile must build).
+std::set<std::string> candidate_names() {
+    const auto r = run_moetune("candidates --shapes " + shell_quote(reference_shapes()));
+    REQUIRE(r.exit_code == 0);
+    std::set<std::string> names;
+    std::istringstream in(r.out);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("    ", 0) == 0) names.insert(line.substr(4));
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("compile builds every candidate of the DSv4.1 file for sm_90a; a rerun is all cache hits") {
+    test::TempDir dir("compile-cli");
+    const std::string cache = (dir / "cache").string();
+    const std::string args = "compile --shapes " + shell_quote(reference_shapes()) + " --arch sm_90a --cache-dir " +
+                             shell_quote(cache) + " --report ";
+
+    const auto first = run_moetune(args + shell_quote((dir / "first.json").string()));
+    {
+        INFO(first.err);
+        REQUIRE(first.exit_code == 0);
+    }
+    CHECK(contains(first.out, "sm_90a (nvrtc "));
+    CHECK(contains(first.out, "kernels for 15 shapes"));
+    CHECK(contains(first.out, "cache hits 0,"));
+    CHECK(contains(first.out, "failed 0;"));
+    CHECK(contains(first.out, "compile time per kernel: mean "));
+    CHECK(contains(first.err, "ETA"));
+
+    const nlohmann::json report = read_json(dir / "first.json");
+    CHECK(report["arch"] == "sm_90a");
+    const nlohmann::json& kernels = report["kernels"];
+    std::set<std::string> built, spilled;
+    for (const auto& k : kernels) {
+        const std::string name = k["name"];
+        INFO(name << " " << k.dump());
+        CHECK((k["status"] == "compiled" || k["status"] == "spills"));
+        CHECK(k["from_cache"] == false);
+        CHECK(k["compile_seconds"].get<double>() > 0);
+        CHECK(k["registers"].get<int>() <= 255);
+        if (k["status"] == "spills") {
+            spilled.insert(name);
+            CHECK(k["spill_bytes"].get<int>() > 0);
+            CHECK(contains(k["message"], "spills "));
+        } else {
+            CHECK(k["spill_bytes"] == 0);
+        }
+        CHECK(built.insert(name).second);  // each kernel once, though the 15 buckets share most
+    }
+    CHECK(built == candidate_names());
+    const nlohmann::json& summary = report["summary"];
+    CHECK(summary["kernels"] == kernels.size());
+    CHECK(summary["failed"] == 0);
+    CHECK(summary["spills"] == spilled.size());
+    CHECK(summary["compiled"] == kernels.size() - spilled.size());
+    CHECK(summary["compile_seconds"]["count"] == kernels.size());
+    CHECK(summary["pruned_before_compiling"] == report["pruned"].size());
+
+    const auto second = run_moetune(args + shell_quote((dir / "second.json").string()));
+    {
+        INFO(second.err);
+        REQUIRE(second.exit_code == 0);
+    }
+    CHECK(contains(second.out, "compiled 0, cache hits " + std::to_string(kernels.size() - spilled.size())));
+    CHECK(contains(second.out, "0 built now"));
+    CHECK(contains(second.out, "cache hit time per kernel: mean "));
+    const nlohmann::json again = read_json(dir / "second.json");
+    std::set<std::string> spilled_again;
+    for (const auto& k : again["kernels"]) {
+        INFO(k.dump());
+        CHECK(k["from_cache"] == true);
+        CHECK(k["cache_hit_seconds"].get<double>() >= 0);
+        if (k["status"] == "spills") spilled_again.insert(k["name"].get<std::string>());
+        else CHECK(k["status"] == "cache_hit");
+    }
+    CHECK(again["kernels"].size() == kernels.size());
+    CHECK(spilled_again == spilled);
+    CHECK(again["summary"]["cache_hit_seconds"]["count"] == kernels.size());
+
+    // A bad row is reported and fails the run; the good rows' kernels still come from the cache.
+    const std::string file = (dir / "one_bad_row.csv").string();
+    std::ofstream(file)
+        << "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n"
+        << "1,5120,2304,96,5,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
+           "QuantType.per_1x32,1,0\n"
+        << "1,5120,2300,96,5,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
+           "QuantType.per_1x32,1,0\n";
+    const auto bad_row = run_moetune("compile --shapes " + shell_quote(file) + " --arch sm_90a --tokens 1,2 -j 1 "
+                                     "--cache-dir " + shell_quote(cache));
+    CHECK(bad_row.exit_code == 1);
+    CHECK(contains(bad_row.err, file + ":3: inter_dim 2300 is not a positive multiple of 128"));
+    CHECK(contains(bad_row.err, "row skipped"));
+    CHECK(contains(bad_row.out, "kernels for 2 shapes"));
+    CHECK(contains(bad_row.out, "compiled 0,"));
+}
+
+TEST_CASE("compile refuses what it cannot do before compiling anything") {
+    const std::string shapes = shell_quote(reference_shapes());
+    test::TempDir dir("compile-cli-refusals");
+    const std::string cache = " --cache-dir " + shell_quote((dir / "cache").string());
+
+    const auto amd = run_moetune("compile --shapes " + shapes + " --arch gfx90a" + cache);
+    CHECK(amd.exit_code == 2);
+    CHECK(contains(amd.err, "cannot build for gfx90a"));
+    CHECK(contains(amd.err, "-DMOETUNE_GPU=hip"));
+
+    const auto no_dir = run_moetune("compile --shapes " + shapes + " --arch sm_90a" + cache +
+                                    " --report /nonexistent/dir/report.json");
+    CHECK(no_dir.exit_code == 4);
+    CHECK(contains(no_dir.err, "/nonexistent/dir"));
+    CHECK_FALSE(std::filesystem::exists(dir / "cache"));  // refused before the cache was touched
+
+    CHECK(run_moetune("compile --shapes " + shapes).exit_code == 2);                   // no --arch
+    CHECK(run_moetune("compile --shapes " + shapes + " --arch sm_80").exit_code == 2);  // no preset
+    CHECK(run_moetune("compile --shapes " + shapes + " --arch sm_90a --tokens 0").exit_code == 2);
+    CHECK(run_moetune("compile --shapes " + shapes + " --arch sm_90a -j 0").exit_code == 2);
+    const auto missing = run_moetune("compile --shapes /nonexistent/shapes.csv --arch sm_90a" + cache);
+    CHECK(missing.exit_code == 2);
+    CHECK(contains(missing.err, "/nonexistent/shapes.csv"));
+}

@@ -1,0 +1,198 @@
+// The glue from configs to compiled kernels: the request, the build's targets, and -- where the
+// build has a kernel compiler -- a handful of representative candidates compiled for real for
+// MOETUNE_TEST_ARCH (sm_90a in the CUDA build; gfx90a in the HIP build, the portable path of
+// kernel_templates/common/mma_fp8.h and memory.h), with the disk cache and the spill check.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "instantiate/batch_compile.h"
+#include "instantiate/compile_stats.h"
+#include "instantiate/compile_target.h"
+#include "instantiate/kernel_request.h"
+#include "kernels/candidates.h"
+#include "kernels/kernel_name.h"
+#include "support/catch.hpp"
+#include "support/test_env.h"
+
+using namespace moetune;
+using instantiate::CompileStatus;
+
+namespace {
+kernels::KernelConfig parse(const std::string& name) {
+    std::string why;
+    const auto c = kernels::parse_kernel_name(name, &why);
+    INFO(name << ": " << why);
+    REQUIRE(c);
+    return *c;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& item) {
+    return std::find(v.begin(), v.end(), item) != v.end();
+}
+
+// One per path through the templates: stage 1 streaming (4-chunk prefetch, non-temporal, bf16 out),
+// fused MXFP8 epilogue on a 2x2 and an 8x1 warp grid; stage 2 atomic with a half sort block and
+// non-temporal loads, reduce, and 64x32 warp blocks.
+const std::vector<std::string> kRepresentative = {
+    "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
+    "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8",
+    "moetune_moe1_afp8_wfp4_bf16_t128x64x128_gui_fp8",
+    "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_sbm32",
+    "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce",
+    "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic",
+};
+}  // namespace
+
+TEST_CASE("the compile request: the stage's template, the name as entry point, the definitions") {
+    const kernels::KernelConfig s1 = parse("moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8");
+    const rtc::CompileRequest r = instantiate::kernel_compile_request(s1, "sm_90a");
+    CHECK(r.source_name == "moe_stage1.hip");
+    CHECK(r.source.find("moe_stage1") != std::string::npos);
+    CHECK(r.name_expressions == std::vector<std::string>{"moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8"});
+    CHECK(r.arch == "sm_90a");
+    CHECK(has(r.options, "-DMOETUNE_KERNEL_NAME=moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8"));
+    CHECK(has(r.options, "-DMOETUNE_WARPS_M=2"));
+    CHECK(has(r.options, "-DMOETUNE_FUSED_MXFP8_OUT=1"));
+    CHECK(has(r.options, "--ptxas-options=-v"));  // NVIDIA: registers and spills into the log
+    CHECK_FALSE(r.exact_float);
+
+    const rtc::CompileRequest amd =
+        instantiate::kernel_compile_request(parse("moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce"), "gfx90a");
+    CHECK(amd.source_name == "moe_stage2.hip");
+    CHECK(has(amd.options, "-DMOETUNE_STAGE2_MODE=1"));
+    CHECK_FALSE(has(amd.options, "--ptxas-options=-v"));  // AMD: the code object's metadata
+}
+
+TEST_CASE("test-break variants carry their option; the real kernel does not") {
+    const kernels::KernelConfig c = parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic");
+    const auto real = instantiate::kernel_compile_request(c, "sm_90a");
+    const auto broken = instantiate::kernel_compile_request(c, "sm_90a", 2);
+    CHECK(has(broken.options, "-DMOETUNE_TEST_BREAK=2"));
+    for (const std::string& o : real.options) CHECK(o.find("TEST_BREAK") == std::string::npos);
+    CHECK_THROWS_AS(instantiate::kernel_compile_request(c, "sm_90a", 4), std::invalid_argument);
+    CHECK_THROWS_AS(instantiate::kernel_compile_request(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_gui"), "sm_90a"),
+                    std::invalid_argument);  // no warp grid
+}
+
+TEST_CASE("the representative configs are candidates of the search space") {
+    for (const std::string& name : kRepresentative) {
+        const kernels::KernelConfig c = parse(name);
+        const auto space = kernels::search_space(c.stage);
+        INFO(name);
+        CHECK(std::find(space.begin(), space.end(), c) != space.end());
+    }
+}
+
+TEST_CASE("targets: NVIDIA sm_*, AMD gfx*, and only the build's own vendor compiles") {
+    CHECK(instantiate::target_vendor("sm_90a") == instantiate::TargetVendor::nvidia);
+    CHECK(instantiate::target_vendor("gfx90a") == instantiate::TargetVendor::amd);
+    CHECK_FALSE(instantiate::target_vendor("x86_64"));
+#ifdef MOETUNE_TEST_ARCH
+    REQUIRE(instantiate::has_kernel_compiler());
+    CHECK_FALSE(instantiate::unsupported_target_reason(MOETUNE_TEST_ARCH));
+    const std::string other = std::string(MOETUNE_TEST_ARCH).rfind("sm_", 0) == 0 ? "gfx90a" : "sm_90a";
+    const auto why = instantiate::unsupported_target_reason(other);
+    REQUIRE(why);
+    CHECK(why->find("cannot build for " + other) != std::string::npos);
+#else
+    CHECK_FALSE(instantiate::has_kernel_compiler());
+    const auto why = instantiate::unsupported_target_reason("sm_90a");
+    REQUIRE(why);
+    CHECK(why->find("MOETUNE_GPU=none") != std::string::npos);
+#endif
+    const auto neither = instantiate::unsupported_target_reason("x86_64");
+    REQUIRE(neither);
+}
+
+TEST_CASE("time statistics") {
+    CHECK_FALSE(instantiate::time_stats({}));
+    const auto odd = instantiate::time_stats({3.0, 1.0, 2.0});
+    REQUIRE(odd);
+    CHECK(odd->count == 3);
+    CHECK(odd->mean == 2.0);
+    CHECK(odd->median == 2.0);
+    CHECK(odd->max == 3.0);
+    CHECK(instantiate::time_stats({4.0, 1.0, 2.0, 3.0})->median == 2.5);
+}
+
+#ifdef MOETUNE_TEST_ARCH
+TEST_CASE("representative candidates compile for the test arch, then load from the cache") {
+    test::TempDir dir("instantiate-cache");
+    const rtc::KernelCache cache(dir.path());
+    std::vector<kernels::KernelConfig> configs;
+    for (const std::string& name : kRepresentative) configs.push_back(parse(name));
+    // A config without a warp grid fails before reaching the compiler, with the reason.
+    configs.push_back(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_gui"));
+
+    instantiate::BatchCompileOptions options;
+    options.arch = MOETUNE_TEST_ARCH;
+    options.cache = &cache;
+    // Debian's hipRTC 5.2 corrupts its heap when two threads compile at once (crashes, hangs or
+    // spurious errors), so the AMD build compiles one at a time; NVRTC runs two in parallel.
+    options.threads = instantiate::target_vendor(MOETUNE_TEST_ARCH) == instantiate::TargetVendor::amd ? 1 : 2;
+    std::size_t reported = 0;
+    options.on_outcome = [&](const instantiate::KernelOutcome&, std::size_t done, std::size_t total) {
+        CHECK(done == ++reported);
+        CHECK(total == configs.size());
+    };
+    const auto first = instantiate::compile_kernels(configs, options);
+    REQUIRE(first.size() == configs.size());
+    CHECK(reported == configs.size());
+    for (std::size_t i = 0; i < kRepresentative.size(); ++i) {
+        const instantiate::KernelOutcome& o = first[i];
+        INFO(o.name << ": " << o.message);
+        CHECK(o.name == kRepresentative[i]);
+        CHECK(o.status == CompileStatus::compiled);
+        CHECK_FALSE(o.from_cache);
+        REQUIRE(o.compile_seconds);
+        CHECK(*o.compile_seconds > 0);
+        REQUIRE(o.usage);  // the compiler reported registers
+        CHECK(o.usage->registers > 0);
+        CHECK(o.usage->spill_bytes == 0);
+    }
+    CHECK(first.back().status == CompileStatus::failed);
+    CHECK(first.back().message.find("warps cannot split the tile") != std::string::npos);
+
+    const instantiate::CompileSummary s1 = instantiate::summarize(first);
+    CHECK(s1.compiled == kRepresentative.size());
+    CHECK(s1.failed == 1);
+    CHECK(s1.built_now == kRepresentative.size());
+    CHECK_FALSE(s1.cache_hit);
+
+    reported = 0;
+    const auto second = instantiate::compile_kernels(configs, options);
+    CHECK(reported == configs.size());
+    for (std::size_t i = 0; i < kRepresentative.size(); ++i) {
+        INFO(second[i].name);
+        CHECK(second[i].status == CompileStatus::cache_hit);
+        CHECK(second[i].from_cache);
+        REQUIRE(second[i].cache_hit_seconds);
+        CHECK(second[i].compile_seconds == first[i].compile_seconds);  // kept in the entry
+        CHECK(second[i].usage->registers == first[i].usage->registers);
+    }
+    const instantiate::CompileSummary s2 = instantiate::summarize(second);
+    CHECK(s2.cache_hits == kRepresentative.size());
+    CHECK(s2.built_now == 0);
+    REQUIRE(s2.cache_hit);
+    CHECK(s2.cache_hit->count == kRepresentative.size());
+}
+#endif
+
+#ifdef MOETUNE_TEST_NVIDIA
+TEST_CASE("a kernel that spills is pruned after compiling, with the bytes") {
+    // 16x64 warp blocks with 2 K chunks in flight: the resource model estimates 276 registers and
+    // prunes it before compiling; compiled anyway, ptxas spills.
+    const kernels::KernelConfig c = parse("moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui_fp8");
+    instantiate::BatchCompileOptions options;
+    options.arch = MOETUNE_TEST_ARCH;
+    const auto outcome = instantiate::compile_kernels({c}, options).front();
+    INFO(outcome.message);
+    CHECK(outcome.status == CompileStatus::spills);
+    REQUIRE(outcome.usage);
+    CHECK(outcome.usage->spill_bytes > 0);
+    CHECK(outcome.message == "spills " + std::to_string(outcome.usage->spill_bytes) + " bytes at " +
+                                 std::to_string(outcome.usage->registers) + " registers");
+    CHECK(instantiate::summarize({outcome}).spills == 1);
+}
+#endif

@@ -1,0 +1,34 @@
+// The harness's own kernels (weight_layout.hip, the reduce) compile for the test arch without a GPU,
+// and a worker's support list holds them and the data kernels, each once.
+#include <set>
+#include <string>
+
+#include "data_gpu/data_kernels.h"
+#include "measure/harness_kernels.h"
+#include "rtc/compiler.h"
+#include "support/catch.hpp"
+
+using namespace moetune;
+
+namespace {
+const std::string kArch = MOETUNE_TEST_ARCH;
+}
+
+TEST_CASE("the harness kernels compile", "[measure][rtc]") {
+    for (const rtc::CompileRequest& r : measure::HarnessKernels::requests(kArch)) {
+        INFO(r.source_name);
+        const rtc::CompiledCode code = rtc::compile(r);
+        CHECK_FALSE(code.code.empty());
+        CHECK(code.lowered_names.size() == r.name_expressions.size());
+    }
+}
+
+TEST_CASE("a worker's support kernels are the data kernels and the harness kernels", "[measure][rtc]") {
+    std::set<std::string> keys;
+    for (const rtc::CompileRequest& r : measure::worker_support_requests(kArch)) keys.insert(rtc::cache_key(r));
+    std::set<std::string> expected;
+    for (const rtc::CompileRequest& r : data::DataKernels::requests(kArch)) expected.insert(rtc::cache_key(r));
+    for (const rtc::CompileRequest& r : measure::HarnessKernels::requests(kArch)) expected.insert(rtc::cache_key(r));
+    CHECK(keys == expected);  // the very requests the worker compiles, so the parent's compile is its cache hit
+    CHECK(keys.size() == data::DataKernels::requests(kArch).size() + measure::HarnessKernels::requests(kArch).size());
+}
