@@ -4,6 +4,8 @@
 #include <exception>
 #include <string>
 
+#include "support/test_env.h"  // contains()
+
 namespace moetune::test {
 
 template <class F>
@@ -15,7 +17,5 @@ std::string thrown_message(F&& f) {
     }
     return "(no exception)";
 }
-
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace moetune::test

@@ -11,11 +11,13 @@
 #include "kernels/resource_model.h"
 #include "kernels/static_checks.h"
 #include "support/catch.hpp"
+#include "support/test_env.h"
 
 using namespace moetune::kernels;
 using moetune::data::MoeShape;
 using moetune::test::dsv41_flash_ep4;
 using moetune::test::kBuckets;
+using moetune::test::contains;
 
 namespace {
 
@@ -24,7 +26,6 @@ const DeviceLimits& sm90a() {
     return limits;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Re-derives, independently of static_checks.cpp, that `c` can run `s` on `d`.
 void check_fits(const KernelConfig& c, const MoeShape& s, const DeviceLimits& d) {

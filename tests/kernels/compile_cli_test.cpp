@@ -14,14 +14,12 @@
 using namespace moetune;
 using moetune::test::run_moetune;
 using moetune::test::shell_quote;
+using moetune::test::contains;
 
 namespace {
 
-std::string reference_shapes() {
-    return (test::fixtures_dir().parent_path().parent_path() / "shapes" / "dsv41_flash_ep4_a8w4.csv").string();
-}
+std::string reference_shapes() { return test::reference_shapes_file().string(); }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 nlohmann::json read_json(const std::filesystem::path& p) { return nlohmann::json::parse(test::read_text(p)); }
 

@@ -3,8 +3,10 @@
 
 #include "kernels/supported_shape.h"
 #include "support/catch.hpp"
+#include "support/test_env.h"
 
 using namespace moetune;
+using moetune::test::contains;
 
 namespace {
 table::TableShape dsv41_row() {
@@ -30,7 +32,6 @@ std::string rejection(const table::TableShape& r) {
     return why;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 }  // namespace
 
 TEST_CASE("an a8w4 per_1x32 g1u1 row becomes its MoE shape") {

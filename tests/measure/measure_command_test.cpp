@@ -17,14 +17,12 @@
 using namespace moetune;
 using moetune::test::run_moetune;
 using moetune::test::shell_quote;
+using moetune::test::contains;
 
 namespace {
 
-std::string reference_shapes() {
-    return (test::fixtures_dir().parent_path().parent_path() / "shapes" / "dsv41_flash_ep4_a8w4.csv").string();
-}
+std::string reference_shapes() { return test::reference_shapes_file().string(); }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The first stage-2 candidate of DSv4.1-Flash at one token on this device.
 std::string first_stage2_candidate() {

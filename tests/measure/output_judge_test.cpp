@@ -7,10 +7,12 @@
 #include "measure/failure.h"
 #include "measure/output_judge.h"
 #include "support/catch.hpp"
+#include "support/test_env.h"
 
 using moetune::data::ErrorMetric;
 using moetune::measure::failure_kind;
 using moetune::measure::judge_output;
+using moetune::test::contains;
 
 namespace {
 
@@ -22,7 +24,6 @@ std::vector<float> reference() {
     return v;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

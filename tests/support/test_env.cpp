@@ -23,6 +23,8 @@ fs::path shared_dir() {
 
 bool shared_dir_present() { return fs::is_directory(shared_dir() / "aiter-tables"); }
 
+fs::path reference_shapes_file() { return fs::path(MOETUNE_SOURCE_DIR) / "shapes" / "dsv41_flash_ep4_a8w4.csv"; }
+
 fs::path moetune_binary() {
     if (const char* env = std::getenv("MOETUNE_BINARY"); env && *env) return env;
     return MOETUNE_BINARY_PATH;

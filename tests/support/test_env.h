@@ -13,6 +13,8 @@ std::filesystem::path fixtures_dir();
 // ../shared next to the checkout, or $MOETUNE_SHARED_DIR.
 std::filesystem::path shared_dir();
 bool shared_dir_present();
+// shapes/dsv41_flash_ep4_a8w4.csv, the project's reference shape file.
+std::filesystem::path reference_shapes_file();
 // The moetune executable under test.
 std::filesystem::path moetune_binary();
 // Empty when a GPU can be used; otherwise why not (no driver, no device, built without GPU).
@@ -43,5 +45,6 @@ ProcessResult run_process(const std::string& command_line);
 ProcessResult run_moetune(const std::string& args);
 std::string shell_quote(const std::string& s);
 std::string read_text(const std::filesystem::path& p);
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace moetune::test

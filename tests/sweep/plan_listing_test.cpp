@@ -58,7 +58,7 @@ TEST_CASE("dry run: entries already in the output are marked, unless --retune") 
 TEST_CASE("only-missing: requests covered by a tuned row for this gfx and cu_num are dropped") {
     test::TempDir dir("missing");
     const auto requests =
-        read_plan_requests(table::read_table(test::reference_shapes()), {1, 2, 4, 8}).requests;
+        read_plan_requests(table::read_table(test::reference_shapes_file()), {1, 2, 4, 8}).requests;
     const std::string shape = ",5120,2304,96,5,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
                               "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,16,0,1.0,k1,0.0%,1.0,k2,0.0%,2.0,0,0,0,"
                               "1.0,1.0\n";

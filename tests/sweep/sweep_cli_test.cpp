@@ -15,10 +15,10 @@ using namespace moetune;
 using moetune::test::ProcessResult;
 using moetune::test::shell_quote;
 using moetune::test::TempDir;
+using moetune::test::contains;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
     std::istringstream in(text);
@@ -33,7 +33,7 @@ ProcessResult sweep_in(const TempDir& dir, const std::string& args) {
                              shell_quote(test::moetune_binary().string()) + " sweep " + args);
 }
 
-std::string reference() { return shell_quote(test::reference_shapes().string()); }
+std::string reference() { return shell_quote(test::reference_shapes_file().string()); }
 
 const std::string kHeader =
     "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n";

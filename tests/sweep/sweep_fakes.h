@@ -18,9 +18,6 @@
 
 namespace moetune::test {
 
-inline std::filesystem::path reference_shapes() {
-    return fixtures_dir().parent_path().parent_path() / "shapes" / "dsv41_flash_ep4_a8w4.csv";
-}
 
 // gfx950 so the rows pass today's `check` (tests of the NVIDIA stamp say so explicitly); the
 // limits are the H200's, which decide the candidates.
@@ -30,7 +27,7 @@ inline sweep::PlanTarget test_target() {
 
 // The reference shapes at the given buckets.
 inline std::vector<sweep::PlanEntry> reference_plan(const std::vector<long long>& buckets) {
-    const auto requests = sweep::read_plan_requests(table::read_table(reference_shapes()), buckets);
+    const auto requests = sweep::read_plan_requests(table::read_table(reference_shapes_file()), buckets);
     return sweep::build_plan(requests.requests, test_target());
 }
 

@@ -31,7 +31,7 @@ using moetune::test::TempDir;
 namespace {
 
 std::string sweep_args(const std::string& tokens, const std::filesystem::path& out) {
-    return "sweep --shapes " + shell_quote(test::reference_shapes().string()) + " --tokens " + tokens + " -o " +
+    return "sweep --shapes " + shell_quote(test::reference_shapes_file().string()) + " --tokens " + tokens + " -o " +
            shell_quote(out.string());
 }
 
