@@ -397,3 +397,42 @@ TEST_CASE("summary: one line per bucket with status, block_m, us and kernels") {
     CHECK(text.find("       4  failed               -             -") != std::string::npos);
     CHECK(text.find("no passing pair") != std::string::npos);
 }
+
+TEST_CASE("sweep: screening times every candidate briefly and only the finalists in full") {
+    Sweep s;
+    s.plan.resize(1);  // one bucket
+    s.settings.screening = measure::TimingOptions{5, 1, 3, false};
+    s.settings.finalist_margin = 1.25;
+    s.settings.task.timing = measure::TimingOptions{20, 3, 15, false};
+    // The designated pair is fastest at sort block 16; everything else takes 100 + block_m us, so
+    // per (stage, block_m) every other candidate ties with the fastest -- except at block 16, where
+    // the designated kernels are 10x faster and nothing else is a finalist.
+    FakeRunner runner(canned(s.winners));
+    const std::vector<BucketReport> reports = s.run(runner);
+
+    REQUIRE(runner.batches.size() == 2);
+    const auto& screen = runner.batches[0];
+    const auto& full = runner.batches[1];
+    CHECK(screen.size() == s.plan[0].candidate_count());
+    for (const auto& t : screen) CHECK(t.timing.timed_replays == 3);
+    for (const auto& t : full) CHECK(t.timing.timed_replays == 15);
+    const auto timed_in_full = [&](const std::string& name) {
+        return std::any_of(full.begin(), full.end(), [&](const auto& t) { return t.kernel_name == name; });
+    };
+    CHECK(timed_in_full(s.winners.stage1));
+    CHECK(timed_in_full(s.winners.stage2));
+    std::size_t sort_block_16_others = 0;
+    for (const auto& t : full)
+        if (kernels::sort_block_m(*kernels::parse_kernel_name(t.kernel_name)) == 16 && t.kernel_name != s.winners.stage1 &&
+            t.kernel_name != s.winners.stage2)
+            ++sort_block_16_others;
+    CHECK(sort_block_16_others == 0);
+    CHECK(full.size() < screen.size());
+
+    const table::Table t = s.out();
+    REQUIRE(t.rows.size() == 1);
+    CHECK(t.cell(t.rows[0], table::col::kernel_name1) == s.winners.stage1);
+    CHECK(t.cell(t.rows[0], table::col::us) == "30.0");
+    REQUIRE(reports.size() == 1);
+    CHECK(reports[0].tried == s.plan[0].candidate_count());  // candidates, not measurements
+}

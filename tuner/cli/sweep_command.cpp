@@ -49,6 +49,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The first, brief pass of screening: validation plus 3 replays of 5 launches (select/screening.h).
+constexpr measure::TimingOptions kScreeningTiming{5, 1, 3, false};
+
 struct SweepOptions {
     std::string shapes;
     std::string output;  // empty: output/<stem>_tuned.csv
@@ -70,6 +73,7 @@ struct SweepOptions {
     bool retune = false;
     double min_improvement_pct = select::kDefaultMinImprovementPct;
     double task_timeout_s = 300;
+    double finalist_margin = 1.25;  // 0: no screening, every candidate timed in full
     std::string cache_dir;
     unsigned compile_threads = 0;
     bool no_heuristics = false;
@@ -213,6 +217,10 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
     if (!o.report.empty()) s.report = o.report;
     s.retune = o.retune;
     s.min_improvement_pct = o.min_improvement_pct;
+    if (o.finalist_margin > 0) {
+        s.screening = kScreeningTiming;
+        s.finalist_margin = o.finalist_margin;
+    }
     s.task.seed = o.seed;
     s.task.routing = in.routing;
     s.task.arch = target.arch;
@@ -336,6 +344,16 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--min-improvement-pct", o->min_improvement_pct,
                     "With --retune, replace a row only when the new one is faster by more than this")
         ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
+    app->add_option("--finalist-margin", o->finalist_margin,
+                    "Time every candidate briefly, then in full only those within this factor of the fastest of "
+                    "their stage and block_m; 0 times every candidate in full")
+        ->check(CLI::Validator(
+            [](std::string& v) -> std::string {
+                const double x = std::stod(v);
+                return x == 0 || x >= 1 ? "" : "--finalist-margin must be 0 or at least 1";
+            },
+            "0 or >= 1"))
         ->capture_default_str();
     app->add_option("--task-timeout", o->task_timeout_s,
                     "Seconds one candidate may take (incl. a worker's start and data setup) before its worker is "

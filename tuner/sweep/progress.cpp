@@ -55,6 +55,11 @@ void Progress::start_bucket(std::string label) {
     draw_locked(true);
 }
 
+void Progress::add_candidates(std::size_t n) {
+    std::lock_guard lock(mutex_);
+    total_ += n;
+}
+
 void Progress::candidate_done() {
     std::lock_guard lock(mutex_);
     ++done_;

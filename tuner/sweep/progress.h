@@ -31,6 +31,8 @@ public:
     Progress(std::size_t total_candidates, Mode mode);
     void start_bucket(std::string label);
     void candidate_done();
+    // More work joined the run (screening's finalists are measured a second time).
+    void add_candidates(std::size_t n);
     // Clears the redrawn line so a log message can be printed on a line of its own.
     void clear_line();
     void finish_bucket();
@@ -40,7 +42,7 @@ private:
     void draw_locked(bool force);
 
     std::mutex mutex_;
-    const std::size_t total_;
+    std::size_t total_;
     const Mode mode_;
     std::size_t done_ = 0;
     std::string label_;

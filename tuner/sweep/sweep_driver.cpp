@@ -10,6 +10,7 @@
 #include "kernels/kernel_name.h"
 #include "measure/failure.h"
 #include "select/improvement.h"
+#include "select/screening.h"
 #include "select/winner.h"
 #include "sweep/candidate_outcome.h"
 #include "sweep/output_paths.h"
@@ -69,8 +70,7 @@ public:
         if (next) compiler.start(configs_of(*next));  // compiles while this bucket is measured
 
         std::vector<MeasuredCandidate> candidates;
-        std::vector<measure::MeasureTask> tasks;
-        std::vector<std::size_t> candidate_of_task;
+        std::vector<std::size_t> to_measure;
         for (const kernels::KernelConfig& c : configs) {
             MeasuredCandidate m{c, {}};
             m.result.kernel_name = kernels::kernel_name(c);
@@ -78,29 +78,25 @@ public:
                 m.result.failure = it->second;  // not sent to a GPU
                 progress.candidate_done();
             } else {
-                measure::MeasureTask task = settings_.task;
-                task.shape = *entry_.problem;
-                task.kernel_name = m.result.kernel_name;
-                tasks.push_back(std::move(task));
-                candidate_of_task.push_back(candidates.size());
+                to_measure.push_back(candidates.size());
             }
             candidates.push_back(std::move(m));
         }
 
         const Clock::time_point timing_start = Clock::now();
-        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(); });
-        report_.timing_wall_s = seconds_since(timing_start);
-        if (results.size() != tasks.size())
-            throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
-                                   std::to_string(tasks.size()) + " tasks");
-        for (std::size_t t = 0; t < results.size(); ++t) {
-            MeasuredCandidate& m = candidates[candidate_of_task[t]];
-            const std::string name = m.result.kernel_name;
-            m.result = results[t];
-            m.result.kernel_name = name;  // the name sent, whatever a crashed worker filled in
-            if (m.result.ok && !select::measured(candidate_result(m)))
-                m.result.failure = measure::failure_text("internal", fmt::format("no usable time ({} us)", m.result.us));
+        if (settings_.screening) {
+            // Brief timing for all, full timing for the few that can still win (select/screening.h).
+            measure_pass(candidates, to_measure, *settings_.screening, runner, progress);
+            std::vector<select::CandidateResult> screened;
+            for (const MeasuredCandidate& m : candidates) screened.push_back(candidate_result(m));
+            const std::vector<std::size_t> finalists =
+                select::screening_finalists(screened, settings_.task.err_ratio, settings_.finalist_margin);
+            progress.add_candidates(finalists.size());
+            measure_pass(candidates, finalists, settings_.task.timing, runner, progress);
+        } else {
+            measure_pass(candidates, to_measure, settings_.task.timing, runner, progress);
         }
+        report_.timing_wall_s = seconds_since(timing_start);
         decide(candidates);
         if (settings_.profile_out)
             writing("profile", *settings_.profile_out, [&] {
@@ -110,6 +106,31 @@ public:
     }
 
 private:
+    // Measures candidates[i] for every i in `which` with `timing`, replacing their results.
+    void measure_pass(std::vector<MeasuredCandidate>& candidates, const std::vector<std::size_t>& which,
+                      const measure::TimingOptions& timing, TaskRunner& runner, Progress& progress) {
+        std::vector<measure::MeasureTask> tasks;
+        for (std::size_t i : which) {
+            measure::MeasureTask task = settings_.task;
+            task.shape = *entry_.problem;
+            task.kernel_name = candidates[i].result.kernel_name;
+            task.timing = timing;
+            tasks.push_back(std::move(task));
+        }
+        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(); });
+        if (results.size() != tasks.size())
+            throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
+                                   std::to_string(tasks.size()) + " tasks");
+        for (std::size_t t = 0; t < results.size(); ++t) {
+            MeasuredCandidate& m = candidates[which[t]];
+            const std::string name = m.result.kernel_name;
+            m.result = results[t];
+            m.result.kernel_name = name;  // the name sent, whatever a crashed worker filled in
+            if (m.result.ok && !select::measured(candidate_result(m)))
+                m.result.failure = measure::failure_text("internal", fmt::format("no usable time ({} us)", m.result.us));
+        }
+    }
+
     void decide(const std::vector<MeasuredCandidate>& candidates) {
         const double err_ratio = settings_.task.err_ratio;
         std::vector<select::CandidateResult> results;

@@ -29,6 +29,11 @@ struct SweepSettings {
     // Every task is a copy of this with the shape and kernel name filled in: seed, routing, arch,
     // cache_dir, metric, err_ratio (also the selection's), timing, test_break.
     measure::MeasureTask task;
+    // When set: every candidate is first validated and timed with these (brief) options, then only
+    // the finalists -- within finalist_margin of the fastest of their stage and block_m -- are
+    // timed again with task.timing (select/screening.h).
+    std::optional<measure::TimingOptions> screening;
+    double finalist_margin = 1.25;
     Progress::Mode progress = Progress::Mode::off;
 };
 
