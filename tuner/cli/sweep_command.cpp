@@ -230,18 +230,10 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
     s.task.test_break = o.test_break;
     s.progress = sweep::Progress::mode_for_stderr();
     s.run.shapes = o.shapes;
-    s.run.output = in.output.string();
     s.run.gfx = target.plan.gfx;
     s.run.cu_num = target.plan.cu_num;
-    s.run.arch = target.arch;
     s.run.gpus = target.gpus;
     s.run.shard = o.shard;
-    s.run.err_ratio = o.err_ratio;
-    s.run.metric = in.metric;
-    s.run.routing = in.routing;
-    s.run.seed = o.seed;
-    s.run.retune = o.retune;
-    s.run.min_improvement_pct = o.min_improvement_pct;
     return s;
 }
 

@@ -35,29 +35,31 @@ ordered_json bucket_json(const BucketReport& b) {
 
 }  // namespace
 
-ordered_json report_json(const RunInfo& run, const std::vector<BucketReport>& buckets, bool finished) {
+ordered_json report_json(const SweepSettings& settings, const std::vector<BucketReport>& buckets, bool finished) {
     ordered_json list = ordered_json::array();
     for (const BucketReport& b : buckets) list.push_back(bucket_json(b));
+    const RunInfo& run = settings.run;
+    const measure::MeasureTask& task = settings.task;
     return {{"shapes", run.shapes},
-            {"output", run.output},
+            {"output", settings.output.string()},
             {"gfx", run.gfx},
             {"cu_num", run.cu_num},
-            {"arch", run.arch},
+            {"arch", task.arch},
             {"gpus", run.gpus},
             {"shard", run.shard},
-            {"err_ratio", run.err_ratio},
-            {"metric", run.metric},
-            {"routing", run.routing},
-            {"seed", run.seed},
-            {"retune", run.retune},
-            {"min_improvement_pct", run.min_improvement_pct},
+            {"err_ratio", task.err_ratio},
+            {"metric", task.metric},
+            {"routing", task.routing},
+            {"seed", task.seed},
+            {"retune", settings.retune},
+            {"min_improvement_pct", settings.min_improvement_pct},
             {"finished", finished},
             {"buckets", list}};
 }
 
-void write_report(const std::filesystem::path& path, const RunInfo& run, const std::vector<BucketReport>& buckets,
+void write_report(const std::filesystem::path& path, const SweepSettings& settings, const std::vector<BucketReport>& buckets,
                   bool finished) {
-    write_file_atomically(path, report_json(run, buckets, finished).dump(2) + "\n");
+    write_file_atomically(path, report_json(settings, buckets, finished).dump(2) + "\n");
 }
 
 }  // namespace moetune::sweep

@@ -11,29 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "sweep/bucket_report.h"
+#include "sweep/sweep_settings.h"
 
 namespace moetune::sweep {
 
-struct RunInfo {
-    std::string shapes;   // the shapes file
-    std::string output;   // OUT
-    std::string gfx;
-    long long cu_num = 0;
-    std::string arch;
-    std::vector<int> gpus;
-    std::string shard;    // "i/n"
-    double err_ratio = 0;
-    std::string metric;
-    std::string routing;
-    unsigned long long seed = 0;
-    bool retune = false;
-    double min_improvement_pct = 0;
-};
-
-nlohmann::ordered_json report_json(const RunInfo& run, const std::vector<BucketReport>& buckets, bool finished);
+nlohmann::ordered_json report_json(const SweepSettings& settings, const std::vector<BucketReport>& buckets, bool finished);
 
 // Throws std::runtime_error when the file cannot be written.
-void write_report(const std::filesystem::path& path, const RunInfo& run, const std::vector<BucketReport>& buckets,
+void write_report(const std::filesystem::path& path, const SweepSettings& settings, const std::vector<BucketReport>& buckets,
                   bool finished);
 
 }  // namespace moetune::sweep

@@ -15,6 +15,7 @@
 #include "sweep/candidate_outcome.h"
 #include "sweep/output_paths.h"
 #include "sweep/profile_log.h"
+#include "sweep/run_report.h"
 #include "sweep/tuned_output.h"
 
 namespace moetune::sweep {
@@ -218,7 +219,7 @@ std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const
     }
     const auto save_report = [&](bool finished) {
         if (settings.report)
-            writing("report", *settings.report, [&] { write_report(*settings.report, settings.run, reports, finished); });
+            writing("report", *settings.report, [&] { write_report(*settings.report, settings, reports, finished); });
     };
     save_report(false);
 
