@@ -19,7 +19,7 @@ MeasureTask sample_task() {
     t.cache_dir = "/tmp/cache dir/with \"quotes\"";
     t.metric = "row-cosine";
     t.err_ratio = 0.0625;
-    t.timing = {7, 2, 11, true};
+    t.timing = {.launches_per_graph = 7, .warmup_replays = 2, .timed_replays = 11, .replay_ms = 0.75, .cold_l2 = true};
     t.test_break = 2;
     return t;
 }
@@ -40,6 +40,7 @@ void check_same(const MeasureTask& a, const MeasureTask& b) {
     CHECK(a.timing.launches_per_graph == b.timing.launches_per_graph);
     CHECK(a.timing.warmup_replays == b.timing.warmup_replays);
     CHECK(a.timing.timed_replays == b.timing.timed_replays);
+    CHECK(a.timing.replay_ms == b.timing.replay_ms);
     CHECK(a.timing.cold_l2 == b.timing.cold_l2);
     CHECK(a.test_break == b.test_break);
 }
@@ -63,6 +64,7 @@ TEST_CASE("a measure result round-trips through JSON", "[measure][json]") {
     r.us = 123.456789012345;
     r.err = 0.3125;
     r.spread_pct = 1.75;
+    r.launches_per_graph = 3;
     const MeasureResult back = nlohmann::json::parse(nlohmann::json(r).dump()).get<MeasureResult>();
     CHECK(back.kernel_name == r.kernel_name);
     CHECK(back.stage == r.stage);
@@ -72,6 +74,7 @@ TEST_CASE("a measure result round-trips through JSON", "[measure][json]") {
     CHECK(back.us == r.us);  // doubles are written with round-trip precision
     CHECK(back.err == r.err);
     CHECK(back.spread_pct == r.spread_pct);
+    CHECK(back.launches_per_graph == 3);
 }
 
 TEST_CASE("a task needs only its shape and kernel name; the rest defaults", "[measure][json]") {

@@ -41,3 +41,16 @@ TEST_CASE("cold-L2 rotation uses enough copies to exceed the L2, at most one per
     CHECK(cold_l2_copies(0, l2, 20) == 20);
     CHECK(cold_l2_copies(1u << 20, l2, 0) == 1);
 }
+
+TEST_CASE("launches per graph adapt so one replay lasts about replay_ms", "[measure][timing]") {
+    TimingOptions o;
+    o.launches_per_graph = 20;
+    o.replay_ms = 2.0;
+    CHECK(adapted_launches_per_graph(0.010, o) == 20);  // 10 us kernel: capped at 20 launches
+    CHECK(adapted_launches_per_graph(0.150, o) == 13);  // 13 x 150 us fits 2 ms, 14 does not
+    CHECK(adapted_launches_per_graph(0.5, o) == 4);
+    CHECK(adapted_launches_per_graph(5.0, o) == 1);     // longer than the budget: alone, never 0
+    CHECK(adapted_launches_per_graph(0.0, o) == 20);    // no reading: the fixed count
+    o.replay_ms = 0;
+    CHECK(adapted_launches_per_graph(5.0, o) == 20);    // adaptation off
+}

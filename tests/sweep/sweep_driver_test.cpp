@@ -401,9 +401,9 @@ TEST_CASE("summary: one line per bucket with status, block_m, us and kernels") {
 TEST_CASE("sweep: screening times every candidate briefly and only the finalists in full") {
     Sweep s;
     s.plan.resize(1);  // one bucket
-    s.settings.screening = measure::TimingOptions{5, 1, 3, false};
+    s.settings.screening = measure::TimingOptions{.launches_per_graph = 5, .warmup_replays = 1, .timed_replays = 3};
     s.settings.finalist_margin = 1.25;
-    s.settings.task.timing = measure::TimingOptions{20, 3, 15, false};
+    s.settings.task.timing = measure::TimingOptions{.launches_per_graph = 20, .warmup_replays = 3, .timed_replays = 15};
     // The designated pair is fastest at sort block 16; everything else takes 100 + block_m us, so
     // per (stage, block_m) every other candidate ties with the fastest -- except at block 16, where
     // the designated kernels are 10x faster and nothing else is a finalist.

@@ -25,6 +25,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/timing_flags.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "data/error_metrics.h"
@@ -63,6 +64,7 @@ struct MeasureOptions {
     bool in_process = false;
     int gpu = 0;
     bool cold_l2 = false;
+    double replay_ms = measure::TimingOptions{}.replay_ms;
     std::string test_break;  // "", wrong, fault, hang
     std::string json;
 };
@@ -206,6 +208,7 @@ int run_measure(const MeasureOptions& o) {
     base.metric = o.metric;
     base.err_ratio = o.err_ratio;
     base.timing.cold_l2 = o.cold_l2;
+    base.timing.replay_ms = o.replay_ms;
     base.test_break = test_break_code(o.test_break);
     std::vector<measure::MeasureTask> tasks;
     for (const data::MoeShape& shape : shapes) {
@@ -287,6 +290,7 @@ Command add_measure_command(CLI::App& parent) {
         ->excludes(isolate);
     app->add_option("--gpu", o->gpu, "Device index")->capture_default_str()->check(CLI::NonNegativeNumber);
     app->add_flag("--cold-l2", o->cold_l2, "Rotate launches over copies of the activations so they miss in L2");
+    add_replay_ms_option(*app, o->replay_ms);
     app->add_option("--test-break", o->test_break,
                     "(test-only) build every candidate as a deliberately broken variant: wrong output, a GPU fault, "
                     "or a hang")

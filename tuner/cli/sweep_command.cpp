@@ -18,6 +18,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/timing_flags.h"
 #include "common/input_error.h"
 #include "data/error_metrics.h"
 #include "data/routing_spec.h"
@@ -49,8 +50,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The first, brief pass of screening: validation plus 3 replays of 5 launches (select/screening.h).
-constexpr measure::TimingOptions kScreeningTiming{5, 1, 3, false};
+// The first, brief pass of screening: validation plus 3 replays of up to 5 launches, about 1 ms
+// each (select/screening.h).
+constexpr measure::TimingOptions kScreeningTiming{
+    .launches_per_graph = 5, .warmup_replays = 1, .timed_replays = 3, .replay_ms = 1.0};
 
 struct SweepOptions {
     std::string shapes;
@@ -74,6 +77,7 @@ struct SweepOptions {
     double min_improvement_pct = select::kDefaultMinImprovementPct;
     double task_timeout_s = 300;
     double finalist_margin = 1.25;  // 0: no screening, every candidate timed in full
+    double replay_ms = measure::TimingOptions{}.replay_ms;
     std::string cache_dir;
     unsigned compile_threads = 0;
     bool no_heuristics = false;
@@ -221,6 +225,7 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
         s.screening = kScreeningTiming;
         s.finalist_margin = o.finalist_margin;
     }
+    s.task.timing.replay_ms = o.replay_ms;
     s.task.seed = o.seed;
     s.task.routing = in.routing;
     s.task.arch = target.arch;
@@ -347,6 +352,7 @@ Command add_sweep_command(CLI::App& parent) {
             },
             "0 or >= 1"))
         ->capture_default_str();
+    add_replay_ms_option(*app, o->replay_ms);
     app->add_option("--task-timeout", o->task_timeout_s,
                     "Seconds one candidate may take (incl. a worker's start and data setup) before its worker is "
                     "killed and restarted")

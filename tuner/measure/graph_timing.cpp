@@ -1,6 +1,7 @@
 #include "measure/graph_timing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -19,6 +20,24 @@ TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_gra
     s.us_per_launch = median * 1000.0 / launches_per_graph;
     s.spread_pct = median > 0 ? (double(replay_ms.back()) - replay_ms.front()) / median * 100.0 : 0.0;
     return s;
+}
+
+int adapted_launches_per_graph(double single_launch_ms, const TimingOptions& options) {
+    if (options.replay_ms <= 0 || !(single_launch_ms > 0)) return options.launches_per_graph;
+    const double fitting = std::floor(options.replay_ms / single_launch_ms);
+    return static_cast<int>(std::clamp(fitting, 1.0, double(std::max(options.launches_per_graph, 1))));
+}
+
+TimingOptions adapt_to_launch_time(const gpu::Stream& stream, const TimingOptions& options,
+                                   const std::function<void()>& enqueue) {
+    if (options.replay_ms <= 0) return options;
+    gpu::Event start, stop;
+    start.record(stream);
+    enqueue();
+    stop.record(stream);
+    TimingOptions adapted = options;
+    adapted.launches_per_graph = adapted_launches_per_graph(gpu::Event::elapsed_ms(start, stop), options);
+    return adapted;
 }
 
 TimingStats time_in_graph(const gpu::Stream& stream, const TimingOptions& options,

@@ -21,6 +21,15 @@ struct TimingStats {
 // std::invalid_argument for no replays or a count below 1.
 TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_graph);
 
+// The R of a graph whose replays should last about options.replay_ms, for a launch that took
+// single_launch_ms: between 1 and options.launches_per_graph, which it is when replay_ms is 0. Pure.
+int adapted_launches_per_graph(double single_launch_ms, const TimingOptions& options);
+
+// Times one launch between two events (the launch must already have run once: modules loaded,
+// pages touched) and returns options with launches_per_graph adapted to it.
+TimingOptions adapt_to_launch_time(const gpu::Stream& stream, const TimingOptions& options,
+                                   const std::function<void()>& enqueue);
+
 // enqueue(launch) must only enqueue work on `stream` (it runs in capture mode); launch counts
 // 0..launches_per_graph-1 so the caller can rotate buffers. Returns when all replays are done.
 TimingStats time_in_graph(const gpu::Stream& stream, const TimingOptions& options,

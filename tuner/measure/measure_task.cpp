@@ -16,6 +16,7 @@ void to_json(nlohmann::json& j, const TimingOptions& o) {
     j = {{"launches_per_graph", o.launches_per_graph},
          {"warmup_replays", o.warmup_replays},
          {"timed_replays", o.timed_replays},
+         {"replay_ms", o.replay_ms},
          {"cold_l2", o.cold_l2}};
 }
 
@@ -24,6 +25,7 @@ void from_json(const nlohmann::json& j, TimingOptions& o) {
     read_optional(j, "launches_per_graph", o.launches_per_graph);
     read_optional(j, "warmup_replays", o.warmup_replays);
     read_optional(j, "timed_replays", o.timed_replays);
+    read_optional(j, "replay_ms", o.replay_ms);
     read_optional(j, "cold_l2", o.cold_l2);
 }
 
@@ -67,7 +69,7 @@ void from_json(const nlohmann::json& j, MeasureTask& t) {
 void to_json(nlohmann::json& j, const MeasureResult& r) {
     j = {{"kernel_name", r.kernel_name}, {"stage", r.stage},   {"block_m", r.block_m},
          {"ok", r.ok},                   {"failure", r.failure}, {"us", r.us},
-         {"err", r.err},                 {"spread_pct", r.spread_pct}};
+         {"err", r.err},                 {"spread_pct", r.spread_pct}, {"launches_per_graph", r.launches_per_graph}};
 }
 
 void from_json(const nlohmann::json& j, MeasureResult& r) {
@@ -80,12 +82,14 @@ void from_json(const nlohmann::json& j, MeasureResult& r) {
     read_optional(j, "us", r.us);
     read_optional(j, "err", r.err);
     read_optional(j, "spread_pct", r.spread_pct);
+    read_optional(j, "launches_per_graph", r.launches_per_graph);
 }
 
 std::string timing_options_error(const TimingOptions& o) {
     if (o.launches_per_graph < 1) return "launches_per_graph must be at least 1";
     if (o.warmup_replays < 0) return "warmup_replays must not be negative";
     if (o.timed_replays < 1) return "timed_replays must be at least 1";
+    if (!(o.replay_ms >= 0)) return "replay_ms must not be negative";
     return {};
 }
 

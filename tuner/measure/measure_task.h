@@ -13,9 +13,14 @@
 namespace moetune::measure {
 
 struct TimingOptions {
-    int launches_per_graph = 20;  // R back-to-back launches of the candidate captured in one graph
+    int launches_per_graph = 20;  // R back-to-back launches of the candidate captured in one graph (at most R
+                                  // when replay_ms adapts it)
     int warmup_replays = 3;       // graph replays before timing (clocks up, caches and TLBs warm)
     int timed_replays = 15;       // replays each timed between two events; the median is reported
+    // > 0: R adapts so that one replay lasts about this long (from one timed launch before capture),
+    // between 1 and launches_per_graph. A 20 µs kernel keeps R = 20, a 5 ms one runs alone: R only
+    // has to hide launch gaps, and 20 launches of a slow kernel would cost seconds per candidate.
+    double replay_ms = 2.0;
     bool cold_l2 = false;         // rotate the R launches over copies of activations and outputs
 };
 
@@ -46,6 +51,7 @@ struct MeasureResult {
                             // for stage-2 reduce it includes the reduce kernel; atomic includes zeroing
     double err = 0;         // value of the gating metric
     double spread_pct = 0;  // (max - min) / median of the timed replays, in percent, for the report
+    int launches_per_graph = 0;  // the R the time was measured with (TimingOptions::replay_ms adapts it)
 };
 
 void to_json(nlohmann::json& j, const TimingOptions& o);

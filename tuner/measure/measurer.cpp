@@ -152,9 +152,12 @@ struct Measurer::State {
             result.err = j.err;
             if (!j.ok) throw TaskFailure{j.failure};
 
+            const TimingOptions timing =
+                adapt_to_launch_time(stream, task.timing, [&] { launch->enqueue(stream, 0); });
             const TimingStats t =
-                time_in_graph(stream, task.timing, [&](int i) { launch->enqueue(stream, i % launch->copies()); });
+                time_in_graph(stream, timing, [&](int i) { launch->enqueue(stream, i % launch->copies()); });
             result.us = t.us_per_launch;
+            result.launches_per_graph = timing.launches_per_graph;
             result.spread_pct = t.spread_pct;
             result.ok = true;
         } catch (const gpu::GpuError& e) {
