@@ -83,8 +83,11 @@ TEST_CASE("sweep on the GPU fills its buckets and the table passes check", "[gpu
     for (const auto& b : report["buckets"]) {
         INFO(b.dump());
         CHECK(b["status"] == "tuned");
-        CHECK(b["candidates"]["failed"].get<int>() < b["candidates"]["tried"].get<int>());
+        // Every candidate of these buckets passes (measure_all_candidates_test): a failure here is the
+        // harness's, e.g. a worker killed between screening and full timing.
+        CHECK(b["candidates"]["failed"].get<int>() == 0);
     }
+    CHECK(r.err.find("worker exited") == std::string::npos);
     CHECK(r.out.find("tuned") != std::string::npos);
 }
 

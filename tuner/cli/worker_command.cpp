@@ -3,14 +3,15 @@
 // stdin, one result JSON line out on stdout, logs on stderr. It exits at EOF on stdin, or right after
 // reporting a GPU fault (its context is lost; the parent starts a fresh worker).
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -34,10 +35,21 @@ std::FILE* take_protocol_stdout() {
     return out;
 }
 
+// A worker stuck in a hung kernel never reads its stdin again: it must die with the parent instead
+// of holding the GPU forever (the parent normally kills it itself on a timeout). Not with
+// PR_SET_PDEATHSIG: that fires when the parent *thread* that started the worker ends, and the sweep
+// starts workers from pool threads that end after every pass -- each pass's first task then met a
+// killed worker. A watchdog thread notices when the worker is re-parented instead.
+void exit_when_parent_dies() {
+    const pid_t parent = ::getppid();
+    std::thread([parent] {
+        while (::getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        std::_Exit(kExitFailed);
+    }).detach();
+}
+
 int run_worker(int gpu) {
-    // A worker stuck in a hung kernel never reads its stdin again: die with the parent instead of
-    // holding the GPU forever (the parent normally kills it itself on a timeout).
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    exit_when_parent_dies();
     if (const std::string why = gpu::unavailable_reason(); !why.empty()) {
         spdlog::error("no GPU: {}", why);
         return kExitNoGpu;
