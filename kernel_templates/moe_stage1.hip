@@ -11,6 +11,8 @@
 //   PIPE     128-wide K chunks per weight prefetch group (tile_k = 128 * PIPE); two groups are
 //            in flight per warp (the one being multiplied and the next)
 //   NON_TEMPORAL  stream the weights past L2 (evict-first)
+//   MMA_PATH tensor-core path of each MX block: 0 FP8 products rescaled per block, 1 bf16 products
+//            of operands with the scales folded in (common/mx_block_mma.h)
 //   FUSE_FP8 quantise the output to MXFP8 in the epilogue
 #include "common/host_device.h"
 #include "common/moe_args.h"
@@ -20,7 +22,7 @@
 
 __device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
 
-template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, bool FUSE_FP8>
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH, bool FUSE_FP8>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -47,7 +49,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     const int m0 = (warp / WARPS_N) * WARP_M;
     const int n0 = int(blockIdx.y) * TILE_N + (warp % WARPS_N) * WARP_N;
 
-    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL> gemm;
+    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH> gemm;
     gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K);
 
     // Epilogue. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
@@ -125,6 +127,6 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
 #ifdef MOETUNE_KERNEL_NAME
 extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_TILE_K / 128,
-               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_FUSED_MXFP8_OUT != 0>(args);
+               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0>(args);
 }
 #endif

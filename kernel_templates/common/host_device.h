@@ -50,3 +50,33 @@ MOETUNE_HD float mx_float_of(moetune_u32 u) {
     return x;
 #endif
 }
+
+// CUDA's __byte_perm (PTX prmt.b32): byte n of the result is byte (selector nibble n & 7) of the
+// 8-byte value {a = bytes 0..3, b = bytes 4..7}. One instruction on NVIDIA; elsewhere (host, AMD)
+// the same function spelled out.
+MOETUNE_HD moetune_u32 mx_byte_perm(moetune_u32 a, moetune_u32 b, moetune_u32 selector) {
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(a, b, selector);
+#else
+    const moetune_u64 bytes = (moetune_u64(b) << 32) | a;
+    moetune_u32 out = 0;
+    for (int n = 0; n < 4; ++n) out |= moetune_u32(bytes >> (8 * ((selector >> (4 * n)) & 7u)) & 0xFFu) << (8 * n);
+    return out;
+#endif
+}
+
+// Byte n of the result is 0xFF when the sign bit (bit 7) of byte (selector nibble n & 7) of {a, b}
+// is set, else 0: prmt.b32's sign mode, which __byte_perm does not expose (it masks the selector to
+// 3 bits), hence inline PTX on NVIDIA.
+MOETUNE_HD moetune_u32 mx_byte_signs(moetune_u32 a, moetune_u32 b, moetune_u32 selector) {
+#if defined(__CUDA_ARCH__)
+    moetune_u32 d;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(selector | 0x8888u));
+    return d;
+#else
+    const moetune_u32 bytes = mx_byte_perm(a, b, selector);
+    moetune_u32 out = 0;
+    for (int n = 0; n < 4; ++n) out |= ((bytes >> (8 * n + 7)) & 1u) * (0xFFu << (8 * n));
+    return out;
+#endif
+}

@@ -2,21 +2,24 @@
 // The main loop shared by both MoE stages: one warp computes a TILE_M x WARP_N block of
 //   C[m, n] = sum over 32-blocks kb of  sa[m, kb] * sw[n, kb] * (A[m, kb-block] . W[n, kb-block])
 // for MXFP8 activations A (rows gathered through the sorted routing) and MXFP4 weights W of one
-// expert, with FP32 accumulation. The per-block scales are applied to each 16x8x32 tensor-core
-// partial product, which covers exactly one 32-wide MX block.
+// expert, with FP32 accumulation. Each 32-wide MX block is one step of the tensor-core path
+// (mx_block_mma.h): FP8 products rescaled by the block's scales, or bf16 products of operands
+// with the scales folded in.
 //
 // Weight layout "mma_k128" (made on the host by tuner/formats/mma_layout.h): per expert, for each
 // group of 8 rows (n8) and each 128-wide K chunk (k128), 32 lanes x 16 bytes, lane (g, t) holding
 // row n8*8+g, and for each of the 4 MX blocks of the chunk the 4 bytes (8 FP4 values) at k 8t..8t+7.
-// One coalesced 512-byte warp load thus fills the B fragments of 4 tensor-core steps.
+// One coalesced 512-byte warp load thus fills the B fragments of 4 blocks.
 // Weight scales stay row-major [N, K/32] (rows in the same order as the weight rows).
 #include "host_device.h"
 #include "memory.h"
-#include "mma_fp8.h"
+#include "mx_block_mma.h"
 #include "mx_types.h"
 
-template <int WARP_M, int WARP_N, int PIPE, bool NON_TEMPORAL>
+// MMA_PATH: KernelConfig::mma (0 = fp8, 1 = bf16), the path of mx_block_mma.h.
+template <int WARP_M, int WARP_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH>
 struct MxMoeWarpGemm {
+    typedef typename MxBlockMmaOf<MMA_PATH>::type Mma;
     static constexpr int MT = WARP_M / 16;   // 16-row tensor-core tiles
     static constexpr int NJ = WARP_N / 8;    // 8-column tensor-core tiles
     static_assert(WARP_M % 16 == 0 && WARP_N % 8 == 0, "warp tile must be a whole number of 16x8 MMA tiles");
@@ -76,12 +79,12 @@ private:
                                          const unsigned char* __restrict__ w_scale, int n0, int K, int k32_count,
                                          int k128, int g, int t) {
         // Scales of the 4 MX blocks of this chunk: one 32-bit word per row (byte kb = block kb).
-        moetune_u32 sw_word[NJ][2];
+        moetune_u32 sw_word[NJ][Mma::kWeightScaleRows];
 #pragma unroll
         for (int j = 0; j < NJ; ++j)
 #pragma unroll
-            for (int c = 0; c < 2; ++c) {
-                const long long n = n0 + 8 * j + 2 * t + c;
+            for (int c = 0; c < Mma::kWeightScaleRows; ++c) {
+                const long long n = n0 + 8 * j + Mma::weight_scale_row(g, t, c);
                 sw_word[j][c] = *reinterpret_cast<const moetune_u32*>(w_scale + n * k32_count + k128 * 4);
             }
         int act_rows[MT][2];
@@ -98,43 +101,28 @@ private:
         // Not unrolled: unrolling hoists all four blocks' operand loads and runs out of registers.
 #pragma unroll 1
         for (int kb = 0; kb < 4; ++kb) {
-            moetune_u32 b[NJ][2];
-            float sw[NJ][2];
+            typename Mma::B b[NJ];
 #pragma unroll
             for (int j = 0; j < NJ; ++j) {
-                const moetune_u32 packed = mx_u32x4_get(wv[j], kb);
-                b[j][0] = mx_widen_e2m1x4_to_e4m3(packed & 0xFFFFu);
-                b[j][1] = mx_widen_e2m1x4_to_e4m3(packed >> 16);
-                sw[j][0] = mx_e8m0_to_float((sw_word[j][0] >> (8 * kb)) & 0xFFu);
-                sw[j][1] = mx_e8m0_to_float((sw_word[j][1] >> (8 * kb)) & 0xFFu);
+                unsigned char sw[Mma::kWeightScaleRows];
+#pragma unroll
+                for (int c = 0; c < Mma::kWeightScaleRows; ++c) sw[c] = (sw_word[j][c] >> (8 * kb)) & 0xFFu;
+                b[j] = Mma::widen_b(mx_u32x4_get(wv[j], kb), sw);
             }
 #pragma unroll
             for (int i = 0; i < MT; ++i) {
-                moetune_u32 a[4];
-                float sa[2];
+                // Row by row: widening both rows after both loads costs the FP8 path up to 34
+                // registers at 4 chunks in flight (ptxas keeps more of them live).
+                typename Mma::A a;
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
                     const int r = act_rows[i][h];
-                    if (r >= 0) {
-                        moetune_u32 lo, hi;
-                        mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
-                        a[h] = lo;
-                        a[2 + h] = hi;
-                    } else {
-                        a[h] = 0u;
-                        a[2 + h] = 0u;
-                    }
-                    sa[h] = mx_e8m0_to_float((sa_word[i][h] >> (8 * kb)) & 0xFFu);
+                    moetune_u32 lo = 0u, hi = 0u;
+                    if (r >= 0) mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
+                    Mma::widen_a_row(a, h, lo, hi, (sa_word[i][h] >> (8 * kb)) & 0xFFu);
                 }
 #pragma unroll
-                for (int j = 0; j < NJ; ++j) {
-                    float part[4] = {0.f, 0.f, 0.f, 0.f};
-                    mx_mma_e4m3_16x8x32(part, a, b[j]);
-                    acc[i][j][0] += part[0] * (sa[0] * sw[j][0]);
-                    acc[i][j][1] += part[1] * (sa[0] * sw[j][1]);
-                    acc[i][j][2] += part[2] * (sa[1] * sw[j][0]);
-                    acc[i][j][3] += part[3] * (sa[1] * sw[j][1]);
-                }
+                for (int j = 0; j < NJ; ++j) Mma::accumulate(acc[i][j], a, b[j]);
             }
         }
     }

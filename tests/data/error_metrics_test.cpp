@@ -103,3 +103,18 @@ TEST_CASE("the err column is written like Python's f'{err:.1%}'", "[data][metric
     CHECK(format_err_column(0.0989) == "9.9%");
     CHECK(format_err_column(NAN) == "nan%");
 }
+
+TEST_CASE("max abs and relative L2 difference between two outputs", "[data][metrics]") {
+    const std::vector<float> ref{3.0f, -4.0f, 0.0f};
+    const std::vector<float> out{3.0f, -3.5f, 0.25f};
+    CHECK(max_abs_difference(ref, out) == 0.5);
+    // sqrt(0.25 + 0.0625) / 5
+    CHECK(relative_l2_difference(ref, out) == Approx(std::sqrt(0.3125) / 5.0));
+    CHECK(relative_l2_difference(ref, ref) == 0.0);
+    const std::vector<float> zeros(3, 0.0f);
+    CHECK(relative_l2_difference(zeros, zeros) == 0.0);
+    CHECK(std::isinf(relative_l2_difference(zeros, out)));
+    const std::vector<float> nan_out{3.0f, NAN, 0.0f};
+    CHECK(std::isnan(max_abs_difference(ref, nan_out)));
+    CHECK_THROWS(max_abs_difference(ref, std::vector<float>{1.0f}));
+}

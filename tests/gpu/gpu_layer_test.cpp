@@ -14,7 +14,7 @@
 #include "gpu/stream.h"
 #include "rtc/compiler.h"
 #include "support/catch.hpp"
-#include "thrown_message.h"
+#include "support/thrown_message.h"
 
 using namespace moetune;
 using moetune::test::contains;

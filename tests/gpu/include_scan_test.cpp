@@ -7,7 +7,7 @@
 #include "rtc/kernel_sources.h"
 #include "support/catch.hpp"
 #include "support/test_env.h"
-#include "thrown_message.h"
+#include "support/thrown_message.h"
 
 using namespace moetune::rtc;
 using moetune::test::contains;

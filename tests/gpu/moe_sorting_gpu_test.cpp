@@ -1,6 +1,7 @@
 // The GPU moe_sorting equals moe_sorting_cpu entry for entry: ids, weights, the block -> expert
 // table, num_valid_ids, padding and the unused tail. DSv4.1-Flash size at M = 1, 33, 4096 and 16384,
-// skewed routing (experts without tokens), more experts than the kernel's threads, and inside a graph.
+// skewed routing (experts without tokens), more experts than the kernel's threads, inside a graph,
+// and into buffers allocated for more tokens.
 #include <cstdio>
 #include <vector>
 
@@ -85,10 +86,29 @@ TEST_CASE("GPU sort captured in a graph gives the same result on every replay", 
     check_same(data::moe_sorting_cpu(routing, 96, 64), data::download(sorted));
 }
 
-TEST_CASE("GPU sort rejects an output sized for another routing", "[gpu][sort]") {
-    const data::DeviceRouting routing = data::upload(data::random_routing(8, 96, 5, test::kSeed));
-    data::DeviceSortedRouting sorted = data::allocate_sorted_routing(9, 5, 96, 32);
+TEST_CASE("GPU sort into buffers allocated for more tokens equals the CPU sort", "[gpu][sort]") {
+    // libmoetune sorts every token count up to its prepared maximum into one allocation.
+    const data::Routing routing = data::random_routing(33, 96, 5, test::kSeed);
+    const data::DeviceRouting device_routing = data::upload(routing);
+    data::DeviceSortedRouting sorted = data::allocate_sorted_routing(1000, 5, 96, 32);
     const gpu::Stream stream;
-    CHECK_THROWS_AS(data::moe_sorting_gpu(test::data_kernels(), routing, sorted, stream), std::invalid_argument);
+    data::moe_sorting_gpu(test::data_kernels(), device_routing, sorted, stream);
+    stream.synchronize();
+    // Compared over the lengths a sort of 33 tokens has; the rest of the larger buffers is not read.
+    const data::SortedRouting cpu = data::moe_sorting_cpu(routing, 96, 32);
+    data::SortedRouting gpu = data::download(sorted);
+    gpu.sorted_token_ids.resize(cpu.sorted_token_ids.size());
+    gpu.sorted_weights.resize(cpu.sorted_weights.size());
+    gpu.sorted_expert_ids.resize(cpu.sorted_expert_ids.size());
+    check_same(cpu, gpu);
+}
+
+TEST_CASE("GPU sort rejects an output too small for the routing", "[gpu][sort]") {
+    const data::DeviceRouting routing = data::upload(data::random_routing(9, 96, 5, test::kSeed));
+    data::DeviceSortedRouting fewer_tokens = data::allocate_sorted_routing(8, 5, 96, 32);
+    data::DeviceSortedRouting other_topk = data::allocate_sorted_routing(9, 4, 96, 32);
+    const gpu::Stream stream;
+    CHECK_THROWS_AS(data::moe_sorting_gpu(test::data_kernels(), routing, fewer_tokens, stream), std::invalid_argument);
+    CHECK_THROWS_AS(data::moe_sorting_gpu(test::data_kernels(), routing, other_topk, stream), std::invalid_argument);
     CHECK_THROWS_AS(data::allocate_sorted_routing(8, 256, 96, 32), std::invalid_argument);
 }

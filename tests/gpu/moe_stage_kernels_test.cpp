@@ -1,8 +1,10 @@
 // The candidate kernels themselves (kernel_templates/moe_stage1.hip, moe_stage2.hip, moe_reduce.hip)
 // against the CPU reference, on a small shape where the reference is exact and fast: each config
 // family (tile_m, warp grid, K prefetch depth, non-temporal loads, fused MXFP8 out, atomic/reduce,
-// half sort block) once, plus the deliberately wrong variant, which must fail. The measurement
-// harness checks the full candidate space at DSv4.1 size; this test pins the kernels' arithmetic.
+// half sort block) once on each tensor-core path (FP8, bf16), plus the deliberately wrong variant,
+// which must fail. The measurement harness checks the full candidate space at DSv4.1 size; this
+// test pins the kernels' arithmetic.
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -191,13 +193,25 @@ KernelConfig stage2(int tile_m, int tile_n, int tile_k, int warps, bool nt, kern
     return c;
 }
 
+// Each config on the FP8 path, then the same configs on the bf16 path (_mbf16), which must meet
+// the same tolerances.
+std::vector<KernelConfig> on_both_mma_paths(std::initializer_list<KernelConfig> configs) {
+    std::vector<KernelConfig> out;
+    for (kernels::MmaPath path : {kernels::MmaPath::fp8, kernels::MmaPath::bf16})
+        for (KernelConfig c : configs) {
+            c.mma = path;
+            out.push_back(c);
+        }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
     const Problem& p = problem();
-    for (const KernelConfig& c : {stage1(16, 64, 128, 2, true, false), stage1(32, 128, 256, 4, false, false),
-                                  stage1(64, 256, 512, 4, true, true), stage1(128, 128, 256, 8, false, false),
-                                  stage1(32, 256, 128, 4, true, true)}) {
+    for (const KernelConfig& c : on_both_mma_paths({stage1(16, 64, 128, 2, true, false), stage1(32, 128, 256, 4, false, false),
+                                                    stage1(64, 256, 512, 4, true, true), stage1(128, 128, 256, 8, false, false),
+                                                    stage1(32, 256, 128, 4, true, true)})) {
         INFO(kernels::kernel_name(c));
         const Stage1Out r = run_stage1(c);
         // bf16 output: within bf16 rounding of the FP32 reference; fused: within one e4m3 step.
@@ -213,10 +227,10 @@ TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
 TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
     const Problem& p = problem();
     using kernels::Stage2Mode;
-    for (const KernelConfig& c : {stage2(16, 64, 128, 4, false, Stage2Mode::atomic, 0),
-                                  stage2(32, 128, 256, 4, true, Stage2Mode::reduce, 0),
-                                  stage2(32, 256, 128, 8, false, Stage2Mode::atomic, 64),
-                                  stage2(64, 128, 256, 8, true, Stage2Mode::reduce, 128)}) {
+    for (const KernelConfig& c : on_both_mma_paths({stage2(16, 64, 128, 4, false, Stage2Mode::atomic, 0),
+                                                    stage2(32, 128, 256, 4, true, Stage2Mode::reduce, 0),
+                                                    stage2(32, 256, 128, 8, false, Stage2Mode::atomic, 64),
+                                                    stage2(64, 128, 256, 8, true, Stage2Mode::reduce, 128)})) {
         INFO(kernels::kernel_name(c));
         const std::vector<float> out = run_stage2(c);
         const double mismatch = data::mismatch_fraction(p.ref2, out, 0.02, 0.02);

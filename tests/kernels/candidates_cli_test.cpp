@@ -120,6 +120,21 @@ TEST_CASE("the smallest shape the kernels run still has candidates in both stage
     CHECK(lines_starting_with(r.out, "  stage 2: ").size() == 1);
 }
 
+TEST_CASE("--mma picks the tensor-core paths: all by default, fp8 or bf16 (_mbf16)") {
+    const std::string args = "candidates --shapes " + shell_quote(reference_shapes()) + " --tokens 1";
+    const auto plain = run_moetune(args), fp8 = run_moetune(args + " --mma fp8");
+    const auto bf16 = run_moetune(args + " --mma bf16"), all = run_moetune(args + " --mma all");
+    for (const auto* r : {&plain, &fp8, &bf16, &all}) REQUIRE(r->exit_code == 0);
+    CHECK(all.out == plain.out);
+    const auto fp8_names = lines_starting_with(fp8.out, "    ");
+    const auto bf16_names = lines_starting_with(bf16.out, "    ");
+    REQUIRE_FALSE(bf16_names.empty());
+    for (const std::string& name : fp8_names) CHECK_FALSE(contains(name, "_mbf16"));
+    for (const std::string& name : bf16_names) CHECK(contains(name, "_mbf16"));
+    CHECK(lines_starting_with(all.out, "    ").size() == fp8_names.size() + bf16_names.size());
+    CHECK(run_moetune(args + " --mma fp4").exit_code == 2);
+}
+
 TEST_CASE("--arch picks the device limits; bad flags and files are usage errors") {
     const std::string shapes = shell_quote(reference_shapes());
     const auto amd = run_moetune("candidates --shapes " + shapes + " --tokens 4096 --arch gfx942");

@@ -96,8 +96,52 @@ TEST_CASE("the space: streaming knobs on streaming sort blocks, plain reduce, st
     }
     CHECK(streaming_knobs > 0);
     CHECK(reduce > 0);
-    CHECK(search_space(Stage::gate_up).size() == 208);
-    CHECK(search_space(Stage::down).size() == 180);
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 208);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 180);
+}
+
+TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request, each a whole copy of the space") {
+    for (Stage stage : {Stage::gate_up, Stage::down}) {
+        const std::vector<KernelConfig> fp8 = search_space(stage, {MmaPath::fp8});
+        const std::vector<KernelConfig> bf16 = search_space(stage, {MmaPath::bf16});
+        const std::vector<KernelConfig> both = search_space(stage);
+        REQUIRE(bf16.size() == fp8.size());
+        REQUIRE(both.size() == 2 * fp8.size());
+        for (std::size_t i = 0; i < fp8.size(); ++i) {
+            INFO(kernel_name(fp8[i]));
+            CHECK(fp8[i].mma == MmaPath::fp8);
+            KernelConfig twin = fp8[i];
+            twin.mma = MmaPath::bf16;
+            CHECK(bf16[i] == twin);
+            CHECK(both[i] == fp8[i]);  // FP8 first, then the bf16 twins in the same order
+            CHECK(both[fp8.size() + i] == twin);
+        }
+    }
+    CHECK(EnumerationOptions{}.mma_paths == std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16});
+    CHECK(mma_paths_from_choice("fp8") == std::vector<MmaPath>{MmaPath::fp8});
+    CHECK(mma_paths_from_choice("bf16") == std::vector<MmaPath>{MmaPath::bf16});
+    CHECK(mma_paths_from_choice("all") == std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16});
+    CHECK_FALSE(mma_paths_from_choice("fp4"));
+    CHECK_FALSE(mma_paths_from_choice(""));
+}
+
+TEST_CASE("DSv4.1-Flash on the bf16 path: candidates that fit, pruned with the bf16 register model") {
+    const EnumerationOptions bf16_only{.mma_paths = {MmaPath::bf16}};
+    for (Stage stage : {Stage::gate_up, Stage::down}) {
+        for (int tokens : {1, 32, 4096}) {
+            const MoeShape shape = dsv41_flash_ep4(tokens);
+            const CandidateList list = enumerate_candidates(stage, shape, sm90a(), bf16_only);
+            INFO("stage " << stage_number(stage) << " tokens " << tokens);
+            REQUIRE_FALSE(list.kept.empty());
+            for (const KernelConfig& c : list.kept) {
+                CHECK(c.mma == MmaPath::bf16);
+                check_fits(c, shape, sm90a());
+            }
+            const CandidateList all = enumerate_candidates(stage, shape, sm90a());
+            const EnumerationOptions fp8_only{.mma_paths = {MmaPath::fp8}};
+            CHECK(all.kept.size() == enumerate_candidates(stage, shape, sm90a(), fp8_only).kept.size() + list.kept.size());
+        }
+    }
 }
 
 TEST_CASE("stage 2 offers tile_m = block_m and tile_m = block_m/2 for every sort block") {

@@ -46,9 +46,23 @@ TEST_CASE("stage-1 definitions") {
         {"MOETUNE_KERNEL_NAME", name},        {"MOETUNE_TILE_M", "32"},   {"MOETUNE_TILE_N", "128"},
         {"MOETUNE_TILE_K", "256"},            {"MOETUNE_WARPS", "4"},     {"MOETUNE_WARPS_M", "2"},
         {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
-        {"MOETUNE_FUSED_MXFP8_OUT", "1"},
+        {"MOETUNE_MMA_PATH", "0"},            {"MOETUNE_FUSED_MXFP8_OUT", "1"},
     };
     CHECK(d == expected);
+}
+
+TEST_CASE("_mbf16 selects MMA path 1 in both templates, and nothing else changes") {
+    for (const std::string fp8 : {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_nt_gui_fp8",
+                                  "moetune_moe2_afp8_wfp4_bf16_t32x256x128_reduce_sbm64"}) {
+        KernelConfig c = parse(fp8);
+        auto expected = definitions(c);
+        c.mma = MmaPath::bf16;
+        const auto d = definitions(c);
+        CHECK(d.at("MOETUNE_MMA_PATH") == "1");
+        expected["MOETUNE_MMA_PATH"] = "1";
+        expected["MOETUNE_KERNEL_NAME"] = kernel_name(c);
+        CHECK(d == expected);
+    }
 }
 
 TEST_CASE("stage-2 definitions carry the mode and the sort block") {
@@ -66,7 +80,8 @@ TEST_CASE("stage-2 definitions carry the mode and the sort block") {
 
 TEST_CASE("kernel_source: the stage's template, the name as entry point, definitions the template reads") {
     for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
-                             "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce_w4_nt_sbm128"}) {
+                             "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce_w4_nt_sbm128",
+                             "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_mbf16_gui"}) {
         const KernelConfig c = parse(name);
         const KernelSource src = kernel_source(c);
         CHECK(src.template_path == (c.stage == Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip"));

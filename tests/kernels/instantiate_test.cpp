@@ -1,7 +1,8 @@
 // The glue from configs to compiled kernels: the request, the build's targets, and -- where the
-// build has a kernel compiler -- a handful of representative candidates compiled for real for
-// MOETUNE_TEST_ARCH (sm_90a in the CUDA build; gfx90a in the HIP build, the portable path of
-// kernel_templates/common/mma_fp8.h and memory.h), with the disk cache and the spill check.
+// build has a kernel compiler -- a handful of representative candidates of both MMA paths compiled
+// for real for MOETUNE_TEST_ARCH (sm_90a in the CUDA build; gfx90a in the HIP build, the portable
+// path of kernel_templates/common/mma_emulation.h and memory.h; the CUDA build also compiles that
+// path for sm_75), with the disk cache and the spill check.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -33,7 +34,8 @@ bool has(const std::vector<std::string>& v, const std::string& item) {
 
 // One per path through the templates: stage 1 streaming (4-chunk prefetch, non-temporal, bf16 out),
 // fused MXFP8 epilogue on a 2x2 and an 8x1 warp grid; stage 2 atomic with a half sort block and
-// non-temporal loads, reduce, and 64x32 warp blocks.
+// non-temporal loads, reduce, and 64x32 warp blocks; then the bf16 MMA path (_mbf16) of streaming
+// and fused stage 1 and of atomic and reduce stage 2.
 const std::vector<std::string> kRepresentative = {
     "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
     "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8",
@@ -41,6 +43,10 @@ const std::vector<std::string> kRepresentative = {
     "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_sbm32",
     "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce",
     "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic",
+    "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_mbf16_gui",
+    "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_mbf16_gui_fp8",
+    "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16_sbm32",
+    "moetune_moe2_afp8_wfp4_bf16_t16x128x128_reduce_w4_mbf16",
 };
 }  // namespace
 
@@ -78,7 +84,7 @@ TEST_CASE("test-break variants carry their option; the real kernel does not") {
 TEST_CASE("the representative configs are candidates of the search space") {
     for (const std::string& name : kRepresentative) {
         const kernels::KernelConfig c = parse(name);
-        const auto space = kernels::search_space(c.stage);
+        const auto space = kernels::search_space(c.stage, {kernels::MmaPath::fp8, kernels::MmaPath::bf16});
         INFO(name);
         CHECK(std::find(space.begin(), space.end(), c) != space.end());
     }
@@ -180,6 +186,20 @@ TEST_CASE("representative candidates compile for the test arch, then load from t
 #endif
 
 #ifdef MOETUNE_TEST_NVIDIA
+TEST_CASE("the portable path of both MMA paths compiles for NVIDIA before tensor cores (sm_75)") {
+    // sm_75 has neither the e4m3 (sm_89) nor the bf16 (sm_80) mma.sync: every representative,
+    // _mbf16 included, takes the lane-shuffle emulation of common/mma_emulation.h.
+    std::vector<kernels::KernelConfig> configs;
+    for (const std::string& name : kRepresentative) configs.push_back(parse(name));
+    instantiate::BatchCompileOptions options;
+    options.arch = "sm_75";
+    options.threads = 2;
+    for (const instantiate::KernelOutcome& o : instantiate::compile_kernels(configs, options)) {
+        INFO(o.name << ": " << o.message);
+        CHECK(o.status != CompileStatus::failed);
+    }
+}
+
 TEST_CASE("a kernel that spills is pruned after compiling, with the bytes") {
     // 16x64 warp blocks with 2 K chunks in flight: the resource model estimates 276 registers and
     // prunes it before compiling; compiled anyway, ptxas spills.

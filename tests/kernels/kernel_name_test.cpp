@@ -2,6 +2,7 @@
 // and one rejection per way a name can be wrong.
 #include <set>
 #include <string>
+#include <vector>
 
 #include "kernels/candidates.h"
 #include "kernels/kernel_name.h"
@@ -78,10 +79,33 @@ TEST_CASE("every suffix token is spelled in the fixed order") {
     CHECK(parse_kernel_name(kernel_name(s2)) == s2);
 }
 
+TEST_CASE("_mbf16 selects the bf16 MMA path in both stages, after _nt and before _gui / _sbm") {
+    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t16x128x512_w2_nt_mbf16_gui_fp8";
+    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16_sbm32";
+    for (const std::string& name : {s1, s2}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->mma == MmaPath::bf16);
+        CHECK(c->nontemporal_weights);
+        CHECK(kernel_name(*c) == name);
+    }
+    // Absent means the FP8 path; the bf16 twin differs in that field only.
+    const auto fp8 = parse_kernel_name("moetune_moe1_afp8_wfp4_bf16_t16x128x512_w2_nt_gui_fp8");
+    REQUIRE(fp8);
+    CHECK(fp8->mma == MmaPath::fp8);
+    KernelConfig twin = *fp8;
+    twin.mma = MmaPath::bf16;
+    CHECK(kernel_name(twin) == s1);
+    CHECK(kernel_name(KernelConfig{.mma = MmaPath::bf16}) == "moetune_moe1_afp8_wfp4_bf16_t32x128x256_mbf16_gui");
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;
-        for (const KernelConfig& c : search_space(stage)) {
+        const std::vector<KernelConfig> space = search_space(stage, {MmaPath::fp8, MmaPath::bf16});
+        for (const KernelConfig& c : space) {
             const std::string name = kernel_name(c);
             std::string why;
             const auto back = parse_kernel_name(name, &why);
@@ -90,7 +114,7 @@ TEST_CASE("every config of the search space round-trips through its name, and na
             CHECK(*back == c);
             CHECK(names.insert(name).second);
         }
-        CHECK(names.size() == search_space(stage).size());
+        CHECK(names.size() == space.size());
     }
 }
 
@@ -139,6 +163,15 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x384_gui", "tile_k 384 is not one of 128, 256, 512"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x96x256_gui_fp8", "tile_n 96 must be a multiple of 64"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w3_gui", "warps 3 must be a power of two"},
+        // The MMA path token: _m{fp8|bf16}, fp8 the default, between _nt and _gui / _sbm.
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_mfp8_gui", "canonical"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_mfp4_gui", "unknown token 'mfp4'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_bf16_gui", "unknown token 'bf16'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_mbf16", "'mbf16' must come before 'gui'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_mbf16_nt_gui", "'nt' must come before 'mbf16'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_mbf16_mbf16_gui", "repeats"},
+        {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_sbm64_mbf16", "'mbf16' must come before 'sbm64'"},
+        {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_mbf16_atomic", "'atomic' must come before 'mbf16'"},
     };
     for (const Case& k : cases) {
         std::string why;

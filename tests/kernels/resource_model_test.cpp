@@ -1,6 +1,8 @@
-// The resource model: the warp grid the templates get, the documented formulas on hand-computed
-// examples, and the register counts ptxas reported for sm_90a (CUDA 13.0) that calibrated it.
+// The resource model: the warp grid the templates get, the documented formulas of both MMA paths on
+// hand-computed examples, and the register counts ptxas reported for sm_90a (CUDA 13.0) that
+// calibrated them.
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include "kernels/kernel_name.h"
@@ -19,6 +21,25 @@ KernelConfig parse(const std::string& name) {
 }
 
 int registers(const std::string& name) { return estimate_resources(parse(name)).registers_per_thread; }
+
+struct Measured {
+    const char* name;
+    int ptxas;  // registers ptxas used for the warp block, sm_90a; 0 = spilled
+};
+
+// The model keeps what fit (estimate at most 255, within `tolerance` of ptxas) and drops what spilled.
+void check_tracks_ptxas(std::initializer_list<Measured> measured, int tolerance) {
+    for (const Measured& m : measured) {
+        INFO(m.name);
+        const int estimate = registers(m.name);
+        if (m.ptxas == 0) {
+            CHECK(estimate > 255);
+        } else {
+            CHECK(estimate <= 255);
+            CHECK(std::abs(estimate - m.ptxas) <= tolerance);
+        }
+    }
+}
 }  // namespace
 
 TEST_CASE("warp grid: whole 16-row blocks of whole gate/up groups, MX blocks or MMA columns, squarest first") {
@@ -58,29 +79,39 @@ TEST_CASE("registers: 12 + 8 MT + 16 NJ + 8 MT NJ + 4 PIPE NJ for the warp block
 }
 
 TEST_CASE("registers track ptxas: below 255 where it fit, above where it spilled") {
-    struct Measured {
-        const char* name;
-        int ptxas;  // registers ptxas used for the warp block, sm_90a; 0 = spilled
-    };
-    const Measured measured[] = {
-        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui", 214},      // 32x32, the lead's example
-        {"moetune_moe1_afp8_wfp4_bf16_t16x64x128_w2_gui", 126},       // 16x32
-        {"moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_gui_fp8", 248},  // 16x64
-        {"moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4", 245},   // 64x32
-        {"moetune_moe2_afp8_wfp4_bf16_t128x128x256_reduce", 0},       // 64x32 at 2 chunks: spilled 12 B
-        {"moetune_moe1_afp8_wfp4_bf16_t128x256x256_gui", 0},          // 64x64: spilled 1040 B
-        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui_fp8", 0},    // 16x64 at 2 chunks: spilled 52 B
-    };
-    for (const Measured& m : measured) {
-        INFO(m.name);
-        const int estimate = registers(m.name);
-        if (m.ptxas == 0) {
-            CHECK(estimate > 255);
-        } else {
-            CHECK(estimate <= 255);
-            CHECK(std::abs(estimate - m.ptxas) <= 26);
-        }
-    }
+    check_tracks_ptxas(
+        {
+            {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui", 214},      // 32x32, the lead's example
+            {"moetune_moe1_afp8_wfp4_bf16_t16x64x128_w2_gui", 126},       // 16x32
+            {"moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_gui_fp8", 248},  // 16x64
+            {"moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4", 245},   // 64x32
+            {"moetune_moe2_afp8_wfp4_bf16_t128x128x256_reduce", 0},       // 64x32 at 2 chunks: spilled 12 B
+            {"moetune_moe1_afp8_wfp4_bf16_t128x256x256_gui", 0},          // 64x64: spilled 1040 B
+            {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui_fp8", 0},    // 16x64 at 2 chunks: spilled 52 B
+        },
+        26);
+}
+
+TEST_CASE("bf16 path registers: 10 + 12 MT + 9 NJ + 4 MT NJ + 4 PIPE NJ, by hand") {
+    // t32x128x256 w4: 32x32 warp blocks, MT 2, NJ 4, PIPE 2: 10 + 24 + 36 + 32 + 32.
+    CHECK(registers("moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_mbf16_gui") == 134);
+    // t128x128x128 w8 stage 2: 64x32 blocks, MT 4, NJ 4, PIPE 1: 10 + 48 + 36 + 64 + 16.
+    CHECK(registers("moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_mbf16") == 174);
+}
+
+TEST_CASE("bf16 path registers track ptxas: at most 254 where it fit, above where it spilled") {
+    check_tracks_ptxas(
+        {
+            {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_mbf16_gui", 145},      // 32x32; FP8 twin 214
+            {"moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_mbf16_gui_fp8", 164},  // 16x64; FP8 twin 252
+            {"moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_mbf16", 181},     // 64x32; FP8 twin 241
+            {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w2_mbf16_gui", 239},      // 32x64, the largest that fit
+            {"moetune_moe1_afp8_wfp4_bf16_t16x128x512_w2_mbf16_gui", 254},      // 16x64 at 4 chunks (_fp8: 12 B spill)
+            {"moetune_moe1_afp8_wfp4_bf16_t128x128x128_w4_mbf16_gui", 0},       // 64x64: spilled 92 B
+            {"moetune_moe1_afp8_wfp4_bf16_t32x128x512_w2_mbf16_gui", 0},        // 32x64 at 4 chunks: 136 B
+            {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w2_mbf16_gui", 0},        // 16x128: 92 B
+        },
+        33);
 }
 
 TEST_CASE("shared memory holds only the row tables") {

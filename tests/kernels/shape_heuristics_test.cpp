@@ -83,8 +83,8 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
     const auto few = default_config(dsv41_flash_ep4(1), limits);
     REQUIRE(few);
-    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui_fp8");
-    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt");
+    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
     // The fused epilogue's 16x64 warp blocks: 8 warps cover 128 rows x 64 W1 rows.

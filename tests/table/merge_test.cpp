@@ -56,6 +56,9 @@ TEST_CASE("merge: lowest us wins, ties go to the earlier row, rows stay in file 
     const MergeResult m = merge_tables(read_all({"dup_key_a.csv", "dup_key_b.csv"}), DuplicatePolicy::lowest_us);
     CHECK(column_of(m.merged, col::token) == std::vector<std::string>{"1", "2"});
     CHECK(column_of(m.merged, col::us) == std::vector<std::string>{"20.9291", "22.0"});
+    CHECK(m.row_files == std::vector<std::string>{table_fixture("dup_key_a.csv"), table_fixture("dup_key_b.csv")});
+    CHECK(m.merged.rows[0].line == 2);
+    CHECK(m.merged.rows[1].line == 2);
     REQUIRE(m.dropped.size() == 2);
     CHECK(m.dropped[0].file == table_fixture("dup_key_a.csv"));
     CHECK(m.dropped[0].line == 3);

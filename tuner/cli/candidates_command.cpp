@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/mma_option.h"
 #include "common/input_error.h"
 #include "kernels/candidates.h"
 #include "kernels/device_limits.h"
@@ -27,12 +28,14 @@ struct CandidatesOptions {
     int stage = 0;   // 0: both
     std::string arch = "sm_90a";
     bool no_heuristics = false;
+    std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
 };
 
 int run_candidates(const CandidatesOptions& o) {
     const kernels::DeviceLimits limits = *kernels::device_limits_for_arch(o.arch);  // --arch is checked by CLI11
     kernels::EnumerationOptions options;
     options.heuristics = !o.no_heuristics;
+    options.mma_paths = o.mma_paths;
 
     kernels::ShapeRows rows;
     try {
@@ -91,6 +94,7 @@ Command add_candidates_command(CLI::App& parent) {
         ->capture_default_str();
     app->add_flag("--no-heuristics", o->no_heuristics,
                   "Keep configs the block_m heuristic would prune (only hard limits prune)");
+    add_mma_option(*app, o->mma_paths);
     return Command{app, [o] { return run_candidates(*o); }};
 }
 

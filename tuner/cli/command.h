@@ -22,5 +22,6 @@ Command add_devices_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
 Command add_measure_command(CLI::App& parent);
 Command add_worker_command(CLI::App& parent);
+Command add_bench_command(CLI::App& parent);
 
 }  // namespace moetune::cli

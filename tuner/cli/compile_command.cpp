@@ -17,6 +17,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/mma_option.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "instantiate/batch_compile.h"
@@ -44,6 +45,7 @@ struct CompileOptions {
     unsigned jobs = 0;  // 0: one per hardware thread
     std::string report;
     bool no_heuristics = false;
+    std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
 };
 
 std::string duration_text(double seconds) {
@@ -179,6 +181,7 @@ int run_compile(const CompileOptions& o) {
 
     kernels::EnumerationOptions enumeration;
     enumeration.heuristics = !o.no_heuristics;
+    enumeration.mma_paths = o.mma_paths;
     const kernels::CompilePlan plan =
         kernels::plan_compile(shapes, *kernels::device_limits_for_arch(o.arch), enumeration);
     for (const kernels::PrunedConfig& p : plan.pruned)
@@ -229,6 +232,7 @@ Command add_compile_command(CLI::App& parent) {
     app->add_option("--report", o->report, "Write every kernel's outcome and the timings as JSON to this file");
     app->add_flag("--no-heuristics", o->no_heuristics,
                   "Also compile the configs the block_m heuristic prunes at every token count");
+    add_mma_option(*app, o->mma_paths);
     return Command{app, [o] { return run_compile(*o); }};
 }
 

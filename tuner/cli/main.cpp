@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
         add_devices_command(app),
         add_sweep_command(app),
         add_measure_command(app),
+        add_bench_command(app),
         add_worker_command(app),
     };
 

@@ -25,6 +25,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/mma_option.h"
 #include "cli/timing_flags.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
@@ -67,6 +68,7 @@ struct MeasureOptions {
     double replay_ms = measure::TimingOptions{}.replay_ms;
     std::string test_break;  // "", wrong, fault, hang
     std::string json;
+    std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
 };
 
 int test_break_code(const std::string& flag) {
@@ -111,7 +113,8 @@ std::vector<measure::MeasureTask> make_tasks(const MeasureOptions& o, const data
     std::vector<measure::MeasureTask> tasks;
     for (kernels::Stage stage : {kernels::Stage::gate_up, kernels::Stage::down}) {
         if (o.stage != 0 && o.stage != kernels::stage_number(stage)) continue;
-        for (const kernels::KernelConfig& c : kernels::enumerate_candidates(stage, shape, limits).kept) {
+        for (const kernels::KernelConfig& c :
+             kernels::enumerate_candidates(stage, shape, limits, {.mma_paths = o.mma_paths}).kept) {
             measure::MeasureTask t = base;
             t.shape = shape;
             t.kernel_name = kernels::kernel_name(c);
@@ -272,6 +275,7 @@ Command add_measure_command(CLI::App& parent) {
         ->required()
         ->check(CLI::Range(1, (1 << 24) - 1));
     app->add_option("--stage", o->stage, "Only this stage (1: gate/up, 2: down)")->check(CLI::IsMember({1, 2}));
+    add_mma_option(*app, o->mma_paths);
     app->add_option("--kernels", o->kernels, "Only candidates whose name matches this regular expression");
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();

@@ -18,6 +18,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "cli/mma_option.h"
 #include "cli/timing_flags.h"
 #include "common/input_error.h"
 #include "data/error_metrics.h"
@@ -81,6 +82,7 @@ struct SweepOptions {
     std::string cache_dir;
     unsigned compile_threads = 0;
     bool no_heuristics = false;
+    std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
     int test_break = 0;
 };
 
@@ -142,7 +144,7 @@ std::vector<sweep::PlanEntry> make_plan(const SweepOptions& o, const Inputs& in,
         spdlog::info("--only-missing: {} of {} entries are already covered by --tuned for {} cu_num {}",
                      before - requests.size(), before, target.gfx, target.cu_num);
     }
-    return sweep::build_plan(requests, target, !o.no_heuristics);
+    return sweep::build_plan(requests, target, {.heuristics = !o.no_heuristics, .mma_paths = o.mma_paths});
 }
 
 bool any_unsupported(const std::vector<sweep::PlanEntry>& entries) {
@@ -361,6 +363,7 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default: $XDG_CACHE_HOME/moetune)");
     app->add_option("--compile-threads", o->compile_threads, "Compiler threads (default: one per core)");
     app->add_flag("--no-heuristics", o->no_heuristics, "Keep configs the block_m heuristic would prune");
+    add_mma_option(*app, o->mma_paths);
     app->add_option("--test-break", o->test_break,
                     "Testing only: build every candidate as a broken variant (1 wrong, 2 fault, 3 hang)")
         ->check(CLI::Range(0, 3))

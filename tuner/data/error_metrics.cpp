@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "common/input_error.h"
@@ -63,6 +64,29 @@ double cosine_difference(std::span<const float> ref, std::span<const float> out)
     check_sizes(ref, out);
     if (!all_finite(ref) || !all_finite(out)) return 1.0;
     return cosine_difference_unchecked(ref, out);
+}
+
+double max_abs_difference(std::span<const float> ref, std::span<const float> out) {
+    check_sizes(ref, out);
+    double worst = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const double d = std::fabs(double(ref[i]) - out[i]);
+        if (std::isnan(d)) return d;
+        worst = std::max(worst, d);
+    }
+    return worst;
+}
+
+double relative_l2_difference(std::span<const float> ref, std::span<const float> out) {
+    check_sizes(ref, out);
+    double diff = 0, norm = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const double d = double(ref[i]) - out[i];
+        diff += d * d;
+        norm += double(ref[i]) * ref[i];
+    }
+    if (norm == 0) return diff == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+    return std::sqrt(diff / norm);
 }
 
 double worst_row_cosine_difference(std::span<const float> ref, std::span<const float> out, std::size_t row_length) {

@@ -33,6 +33,11 @@ double cosine_difference(std::span<const float> ref, std::span<const float> out)
 // The largest cosine_difference over rows of row_length elements.
 double worst_row_cosine_difference(std::span<const float> ref, std::span<const float> out, std::size_t row_length);
 
+// How far two outputs of the same MoE lie apart (bench's default vs tuned arm): the largest |a - b|,
+// and ||a - b|| / ||ref|| (0 when both are all zero). Non-finite values propagate (NaN / inf).
+double max_abs_difference(std::span<const float> ref, std::span<const float> out);
+double relative_l2_difference(std::span<const float> ref, std::span<const float> out);
+
 struct ErrorVerdict {
     double err = 0;       // the metric's value, what the CSV err column shows
     bool passed = false;  // err <= threshold and the output is finite

@@ -18,7 +18,7 @@ struct DeviceRouting {
 // A moe_sorting result on the device, allocated at AITER's full sizes for (tokens, topk, experts,
 // block_m), plus the sort kernels' scratch, so a captured graph can re-sort into it every replay.
 struct DeviceSortedRouting {
-    int tokens = 0;
+    int tokens = 0;  // allocated for: the most tokens it can sort
     int topk = 0;
     int experts = 0;
     int block_m = 0;

@@ -40,17 +40,20 @@ DeviceSortedRouting allocate_sorted_routing(int tokens, int topk, int experts, i
     return s;
 }
 
-void moe_sorting_gpu(const DataKernels& kernels, const DeviceRouting& routing, DeviceSortedRouting& out,
+void moe_sorting_gpu(const DataKernels& kernels, const DeviceRoutingView& routing, DeviceSortedRouting& out,
                      const gpu::Stream& stream, void* moe_buf, std::size_t moe_buf_bytes) {
     using namespace kernel_names;
-    if (routing.tokens != out.tokens || routing.topk != out.topk)
-        throw std::invalid_argument("moe_sorting_gpu: the output was allocated for " + std::to_string(out.tokens) +
-                                    " tokens x topk " + std::to_string(out.topk) + ", the routing has " +
-                                    std::to_string(routing.tokens) + " x " + std::to_string(routing.topk));
-    const int entries = out.tokens * out.topk;
-    const int chunks = chunk_count(out.tokens, out.topk);
-    const int max_padded = static_cast<int>(max_num_tokens_padded(out.tokens, out.topk, out.experts, out.block_m));
-    const int max_blocks = static_cast<int>(max_num_m_blocks(out.tokens, out.topk, out.experts, out.block_m));
+    if (routing.tokens > out.tokens || routing.tokens < 0 || routing.topk != out.topk)
+        throw std::invalid_argument("moe_sorting_gpu: the output was allocated for up to " +
+                                    std::to_string(out.tokens) + " tokens x topk " + std::to_string(out.topk) +
+                                    ", the routing has " + std::to_string(routing.tokens) + " x " +
+                                    std::to_string(routing.topk));
+    // Sizes of this routing: the tail past them is left as it is, and no consumer reads it.
+    const int tokens = routing.tokens;
+    const int entries = tokens * out.topk;
+    const int chunks = chunk_count(tokens, out.topk);
+    const int max_padded = static_cast<int>(max_num_tokens_padded(tokens, out.topk, out.experts, out.block_m));
+    const int max_blocks = static_cast<int>(max_num_m_blocks(tokens, out.topk, out.experts, out.block_m));
     const unsigned long long zero_bytes = moe_buf ? moe_buf_bytes : 0;
     auto* zero_ptr = static_cast<unsigned char*>(moe_buf);
 
@@ -59,14 +62,20 @@ void moe_sorting_gpu(const DataKernels& kernels, const DeviceRouting& routing, D
         std::max<unsigned>(static_cast<unsigned>(chunks), grid_stride_blocks(zero_bytes / 16, kSortThreads));
     const std::size_t int_bytes = sizeof(int);
     kernels.kernel(kSortCount)
-        .launch({{blocks}, {kSortThreads}, static_cast<std::size_t>(out.experts) * int_bytes}, stream,
-                routing.ids.data(), entries, out.experts, chunks, out.chunk_counts.data(), zero_ptr, zero_bytes);
+        .launch({{blocks}, {kSortThreads}, static_cast<std::size_t>(out.experts) * int_bytes}, stream, routing.ids,
+                entries, out.experts, chunks, out.chunk_counts.data(), zero_ptr, zero_bytes);
     kernels.kernel(kSortScatter)
         .launch(
             {{static_cast<unsigned>(chunks)}, {kSortThreads}, 3 * static_cast<std::size_t>(out.experts) * int_bytes},
-            stream, routing.ids.data(), routing.weights.data(), out.tokens, out.topk, out.experts, out.block_m, chunks,
+            stream, routing.ids, routing.weights, tokens, out.topk, out.experts, out.block_m, chunks,
             out.chunk_counts.data(), max_padded, max_blocks, out.sorted_token_ids.data(), out.sorted_weights.data(),
             out.sorted_expert_ids.data(), out.num_valid_ids.data());
+}
+
+void moe_sorting_gpu(const DataKernels& kernels, const DeviceRouting& routing, DeviceSortedRouting& out,
+                     const gpu::Stream& stream, void* moe_buf, std::size_t moe_buf_bytes) {
+    const DeviceRoutingView view{routing.ids.data(), routing.weights.data(), routing.tokens, routing.topk};
+    moe_sorting_gpu(kernels, view, out, stream, moe_buf, moe_buf_bytes);
 }
 
 SortedRouting moe_sorting_gpu(const DataKernels& kernels, const Routing& routing, int experts, int block_m) {

@@ -12,13 +12,25 @@
 
 namespace moetune::data {
 
-// Buffers at AITER's full sizes. Throws std::invalid_argument unless block_m > 0, 0 < topk < 256,
-// 0 <= tokens < 2^24 and experts > 0.
+// Routing in device memory someone else owns (a libmoetune caller's): [tokens, topk] expert ids
+// and weights.
+struct DeviceRoutingView {
+    const int32_t* ids = nullptr;
+    const float* weights = nullptr;
+    int tokens = 0;
+    int topk = 0;
+};
+
+// Buffers at AITER's full sizes for up to `tokens` tokens. Throws std::invalid_argument unless
+// block_m > 0, 0 < topk < 256, 0 <= tokens < 2^24 and experts > 0.
 DeviceSortedRouting allocate_sorted_routing(int tokens, int topk, int experts, int block_m);
 
-// Enqueues the sort of `routing` into `out` (sized by allocate_sorted_routing for the routing's
-// tokens and topk) on `stream`; capturable in a graph. moe_buf: device memory of moe_buf_bytes to
-// zero, or nullptr. Expert ids must lie in [0, experts) (validate_routing); others are dropped.
+// Enqueues the sort of `routing` into `out` (allocated by allocate_sorted_routing for the routing's
+// topk and at least its tokens, so one allocation serves every smaller token count) on `stream`;
+// capturable in a graph, allocates nothing. moe_buf: device memory of moe_buf_bytes to zero, or
+// nullptr. Expert ids must lie in [0, experts) (validate_routing); others are dropped.
+void moe_sorting_gpu(const DataKernels& kernels, const DeviceRoutingView& routing, DeviceSortedRouting& out,
+                     const gpu::Stream& stream, void* moe_buf = nullptr, std::size_t moe_buf_bytes = 0);
 void moe_sorting_gpu(const DataKernels& kernels, const DeviceRouting& routing, DeviceSortedRouting& out,
                      const gpu::Stream& stream, void* moe_buf = nullptr, std::size_t moe_buf_bytes = 0);
 

@@ -11,6 +11,13 @@ namespace {
 using formats::ActivationScales;
 
 template <class T>
+void enqueue_quantize(const gpu::Kernel& kernel, const T* x, unsigned long long blocks, uint8_t* values,
+                      uint8_t* scales, const gpu::Stream& stream) {
+    constexpr unsigned kThreads = kernel_names::kElementwiseThreads;
+    kernel.launch({{grid_stride_blocks(blocks, kThreads)}, {kThreads}}, stream, x, blocks, values, scales);
+}
+
+template <class T>
 DeviceMxfpMatrix quantize(const DataKernels& kernels, const char* kernel, const gpu::DeviceBuffer<T>& x, int rows,
                           int cols, const gpu::Stream& stream) {
     if (rows < 0 || cols < 0 || cols % formats::kMxBlock != 0)
@@ -25,10 +32,8 @@ DeviceMxfpMatrix quantize(const DataKernels& kernels, const char* kernel, const 
     m.cols = cols;
     m.values = gpu::DeviceBuffer<uint8_t>(elements);
     m.scales = gpu::DeviceBuffer<uint8_t>(elements / formats::kMxBlock);
-    const unsigned long long blocks = elements / formats::kMxBlock;
-    kernels.kernel(kernel).launch(
-        {{grid_stride_blocks(blocks, kernel_names::kElementwiseThreads)}, {kernel_names::kElementwiseThreads}}, stream,
-        x.data(), blocks, m.values.data(), m.scales.data());
+    enqueue_quantize(kernels.kernel(kernel), x.data(), elements / formats::kMxBlock, m.values.data(), m.scales.data(),
+                     stream);
     return m;
 }
 
@@ -50,6 +55,11 @@ DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::Devic
                                     int cols, ActivationScales mode, const gpu::Stream& stream) {
     using namespace kernel_names;
     return quantize(kernels, mode == ActivationScales::unit ? kQuantBf16Unit : kQuantBf16, x, rows, cols, stream);
+}
+
+void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
+                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream) {
+    enqueue_quantize(kernels.kernel(kernel_names::kQuantBf16), x, blocks, values, scales, stream);
 }
 
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,

@@ -23,6 +23,12 @@ DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::Devic
 DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::DeviceBuffer<uint16_t>& x, int rows,
                                     int cols, formats::ActivationScales mode, const gpu::Stream& stream);
 
+// Enqueues the dynamic-scale quantisation of `blocks` 32-element blocks of bf16 bit patterns into
+// buffers the caller owns (values: 32 bytes per block, scales: 1): allocates nothing, capturable.
+// The activations of libmoetune and the separate quantisation of a bf16 stage-1 output run this.
+void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
+                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream);
+
 // Uploads, quantises and downloads, for tests.
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
                               formats::ActivationScales mode, Bf16Rounding rounding);

@@ -5,6 +5,11 @@
 
 namespace moetune::gpu {
 
+void fill_bytes_async(void* device_ptr, std::size_t bytes, unsigned char value, const Stream& stream) {
+    if (bytes == 0) return;
+    MOETUNE_HIP_CHECK(hipMemsetAsync(device_ptr, value, bytes, static_cast<hipStream_t>(stream.native())));
+}
+
 DeviceAllocation::DeviceAllocation(std::size_t bytes) : bytes_(bytes) {
     // A zero-byte buffer is legal (an empty routing, an unused output) and owns nothing.
     if (bytes == 0) return;
@@ -58,8 +63,7 @@ void DeviceAllocation::fill_bytes(unsigned char value) {
 }
 
 void DeviceAllocation::fill_bytes_async(unsigned char value, const Stream& stream) {
-    if (bytes_ == 0) return;
-    MOETUNE_HIP_CHECK(hipMemsetAsync(ptr_, value, bytes_, static_cast<hipStream_t>(stream.native())));
+    gpu::fill_bytes_async(ptr_, bytes_, value, stream);
 }
 
 }  // namespace moetune::gpu

@@ -14,6 +14,10 @@ namespace moetune::gpu {
 
 class Stream;
 
+// Enqueues setting `bytes` bytes of device memory at `device_ptr` to `value`, for memory moetune
+// does not own (a libmoetune caller's buffers); capturable in a graph.
+void fill_bytes_async(void* device_ptr, std::size_t bytes, unsigned char value, const Stream& stream);
+
 class DeviceAllocation {
 public:
     DeviceAllocation() = default;

@@ -66,6 +66,8 @@ inline const char* moetune_rtc_no_fma_option() { return "-ffp-contract=off"; }
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyHostToDevice cudaMemcpyHostToDevice
 #define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemset cudaMemset
 #define hipMemsetAsync cudaMemsetAsync
 

@@ -12,16 +12,23 @@ Stream::Stream() {
     handle_ = s;
 }
 
-Stream::~Stream() {
-    if (handle_) (void)hipStreamDestroy(static_cast<hipStream_t>(handle_));
+Stream Stream::borrow(void* native) { return Stream(native, false); }
+
+Stream::~Stream() { release(); }
+
+void Stream::release() noexcept {
+    if (handle_ && owned_) (void)hipStreamDestroy(static_cast<hipStream_t>(handle_));
+    handle_ = nullptr;
 }
 
-Stream::Stream(Stream&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+Stream::Stream(Stream&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), owned_(std::exchange(other.owned_, true)) {}
 
 Stream& Stream::operator=(Stream&& other) noexcept {
     if (this != &other) {
-        if (handle_) (void)hipStreamDestroy(static_cast<hipStream_t>(handle_));
+        release();
         handle_ = std::exchange(other.handle_, nullptr);
+        owned_ = std::exchange(other.owned_, true);
     }
     return *this;
 }

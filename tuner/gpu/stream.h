@@ -1,11 +1,14 @@
 #pragma once
-// An owned GPU stream. Streams are created blocking (ordered with the legacy default stream) so a
-// synchronous copy after a launch sees its results without an explicit synchronize.
+// A GPU stream. Streams moetune creates are blocking (ordered with the legacy default stream) so a
+// synchronous copy after a launch sees its results without an explicit synchronize. borrow() wraps
+// a stream someone else owns (a libmoetune caller's), which this object never destroys.
 namespace moetune::gpu {
 
 class Stream {
 public:
     Stream();
+    // `native` is a hipStream_t / cudaStream_t (nullptr: the default stream); it must outlive the result.
+    static Stream borrow(void* native);
     ~Stream();
     Stream(Stream&& other) noexcept;
     Stream& operator=(Stream&& other) noexcept;
@@ -17,7 +20,10 @@ public:
     void* native() const { return handle_; }
 
 private:
+    Stream(void* handle, bool owned) : handle_(handle), owned_(owned) {}
+    void release() noexcept;
     void* handle_ = nullptr;
+    bool owned_ = true;
 };
 
 }  // namespace moetune::gpu

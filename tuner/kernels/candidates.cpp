@@ -56,13 +56,19 @@ bool wide_enough_for_warps(const KernelConfig& c) { return c.stage != Stage::dow
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);
+//  - the MMA paths asked for (EnumerationOptions::mma_paths), outermost: the FP8 path's configs
+//    first, then the same configs on the bf16 path;
 // then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
 // grid) are not part of it. Split-K is left out: narrow N tiles already fill the device at one
 // token, and splitting K would break the fused SiLU/quant epilogue into an fp32 partial round trip.
-std::vector<KernelConfig> search_space(Stage stage) {
-    KernelConfig base;
-    base.stage = stage;
-    std::vector<KernelConfig> space = {base};
+std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& mma_paths) {
+    std::vector<KernelConfig> space;
+    for (MmaPath path : mma_paths) {
+        KernelConfig base;
+        base.stage = stage;
+        base.mma = path;
+        space.push_back(base);
+    }
     vary(space, {16, 32, 64, 128}, [](KernelConfig& c, int v) { c.tile_m = v; });
     vary(space, {64, 128, 256}, [](KernelConfig& c, int v) { c.tile_n = v; });
     vary(space, {128, 256, 512}, [](KernelConfig& c, int v) { c.tile_k = v; });
@@ -82,11 +88,17 @@ std::vector<KernelConfig> search_space(Stage stage) {
     return space;
 }
 
+std::optional<std::vector<MmaPath>> mma_paths_from_choice(std::string_view choice) {
+    if (choice == "all") return std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16};
+    if (auto path = mma_path_from_token(choice)) return std::vector<MmaPath>{*path};
+    return std::nullopt;
+}
+
 CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, const DeviceLimits& limits,
                                    const EnumerationOptions& options) {
     if (auto err = shape_error(shape)) throw std::invalid_argument(*err);
     CandidateList out;
-    for (const KernelConfig& c : search_space(stage)) {
+    for (const KernelConfig& c : search_space(stage, options.mma_paths)) {
         auto reason = static_prune_reason(c, shape, limits);
         if (!reason && options.heuristics) reason = block_m_heuristic_reason(sort_block_m(c), shape);
         if (reason) out.pruned.push_back({c, std::move(*reason)});

@@ -1,7 +1,9 @@
 #pragma once
 // Candidate enumeration: the search space of each stage, pruned statically for one shape at one
 // token count before anything is compiled. Every pruned config keeps its reason (`candidates -v`).
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/moe_problem.h"
@@ -13,7 +15,14 @@ namespace moetune::kernels {
 struct EnumerationOptions {
     // Apply shape_heuristics.h's block_m prune; off keeps every config that can run.
     bool heuristics = true;
+    // The tensor-core paths tried (--mma). Each one is a whole copy of the space; both stay in by
+    // default because each wins somewhere on the H200 (docs/kernel-design.md): bf16 with 16-row
+    // tiles at few tokens, FP8 with 128-row tiles at many.
+    std::vector<MmaPath> mma_paths = {MmaPath::fp8, MmaPath::bf16};
 };
+
+// --mma's values: "fp8", "bf16", "all" (fp8 then bf16); nullopt for anything else.
+std::optional<std::vector<MmaPath>> mma_paths_from_choice(std::string_view choice);
 
 struct PrunedConfig {
     KernelConfig config;
@@ -25,8 +34,9 @@ struct CandidateList {
     std::vector<PrunedConfig> pruned;
 };
 
-// Every config moetune tries for a stage, before pruning (see candidates.cpp for the choice).
-std::vector<KernelConfig> search_space(Stage stage);
+// Every config moetune tries for a stage, before pruning (see candidates.cpp for the choice): the
+// whole space once per MMA path, in the order given.
+std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& mma_paths = EnumerationOptions{}.mma_paths);
 
 // The search space of `stage` for `shape` (shape.tokens = token count) on `limits`: hard static
 // checks first (static_checks.h), then the block_m heuristic when enabled.

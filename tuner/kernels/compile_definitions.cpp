@@ -23,6 +23,7 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
         {"MOETUNE_WARPS_M", num(grid->warps_m)},
         {"MOETUNE_WARPS_N", num(grid->warps_n)},
         {"MOETUNE_NONTEMPORAL_WEIGHTS", num(c.nontemporal_weights)},
+        {"MOETUNE_MMA_PATH", num(static_cast<int>(c.mma))},
     };
     if (c.stage == Stage::gate_up) {
         defs.push_back({"MOETUNE_FUSED_MXFP8_OUT", num(c.fused_mxfp8_out)});

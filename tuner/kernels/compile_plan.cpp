@@ -20,7 +20,7 @@ CompilePlan plan_compile(const std::vector<data::MoeShape>& shapes, const Device
             for (const PrunedConfig& p : list.pruned) first_reason.emplace(kernel_name(p.config), p.reason);
         }
         if (shapes.empty()) continue;
-        for (const KernelConfig& c : search_space(stage)) {
+        for (const KernelConfig& c : search_space(stage, options.mma_paths)) {
             const std::string name = kernel_name(c);
             if (kept.count(name)) plan.kernels.push_back(c);
             else plan.pruned.push_back({c, first_reason.at(name)});

@@ -43,6 +43,20 @@ std::optional<DType> dtype_from_token(std::string_view token) {
     return std::nullopt;
 }
 
+std::string_view mma_path_token(MmaPath p) {
+    switch (p) {
+        case MmaPath::fp8: return "fp8";
+        case MmaPath::bf16: return "bf16";
+    }
+    return "?";
+}
+
+std::optional<MmaPath> mma_path_from_token(std::string_view token) {
+    for (MmaPath p : {MmaPath::fp8, MmaPath::bf16})
+        if (mma_path_token(p) == token) return p;
+    return std::nullopt;
+}
+
 std::optional<std::string> config_error(const KernelConfig& c) {
     using std::to_string;
     if (c.stage != Stage::gate_up && c.stage != Stage::down) return "stage must be 1 or 2";

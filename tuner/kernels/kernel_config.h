@@ -29,6 +29,12 @@ enum class Stage2Mode : int {
     reduce = 1,  // write [M*topk, model_dim] partials; moe_reduce.hip sums over top-k (deterministic)
 };
 
+// How each 32-wide MX block reaches the tensor cores (kernel_templates/common/mx_block_mma.h).
+enum class MmaPath : int {
+    fp8 = 0,   // FP4 widened to e4m3, FP8 16x8x32 products rescaled in FP32 by the block's two scales
+    bf16 = 1,  // both operands widened to bf16 with the scales folded in, two bf16 16x8x16 products
+};
+
 struct KernelConfig {
     Stage stage = Stage::gate_up;
     DType act = DType::fp8_e4m3;     // activations (MX: e8m0 scale per 1x32)
@@ -45,6 +51,7 @@ struct KernelConfig {
 
     int warps = 8;                     // 32-lane warps per workgroup (AMD: half waves)  token _w{n}
     bool nontemporal_weights = false;  // stream weight loads past the caches            token _nt
+    MmaPath mma = MmaPath::fp8;        // tensor-core path                  token _m{path}: _mbf16
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
@@ -82,6 +89,10 @@ std::optional<std::string> config_error(const KernelConfig& c);
 // Name token of a dtype ("fp8", "fp4", "bf16") and back.
 std::string_view dtype_token(DType t);
 std::optional<DType> dtype_from_token(std::string_view token);
+
+// Name token of an MMA path ("fp8", "bf16"; spelled _m{token}) and back.
+std::string_view mma_path_token(MmaPath p);
+std::optional<MmaPath> mma_path_from_token(std::string_view token);
 
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128};

@@ -11,7 +11,7 @@ constexpr std::string_view kPrefix = "moetune";
 
 // The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
 // the one order a name spells them in, for printing and for the parser's order check.
-enum class Suffix : int { mode, warps, nontemporal, gui, fp8, sbm };
+enum class Suffix : int { mode, warps, nontemporal, mma, gui, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -35,6 +35,7 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
             return c.mode == Stage2Mode::atomic ? "atomic" : "reduce";
         case Suffix::warps: return c.warps == defaults.warps ? "" : "w" + std::to_string(c.warps);
         case Suffix::nontemporal: return c.nontemporal_weights ? "nt" : "";
+        case Suffix::mma: return c.mma == defaults.mma ? "" : "m" + std::string(mma_path_token(c.mma));
         case Suffix::gui: return stage1 ? "gui" : "";
         case Suffix::fp8: return stage1 && c.fused_mxfp8_out ? "fp8" : "";
         case Suffix::sbm: return !stage1 && c.sort_block != 0 ? "sbm" + std::to_string(c.sort_block) : "";
@@ -53,7 +54,7 @@ std::optional<int> parse_number(std::string_view s) {
 
 struct ParsedSuffix {
     Suffix kind;
-    int value = 0;  // numeric tokens; mode: the Stage2Mode
+    int value = 0;  // numeric tokens; mode: the Stage2Mode; mma: the MmaPath
 };
 
 std::optional<ParsedSuffix> classify(std::string_view token) {
@@ -62,6 +63,9 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
     if (token == "nt") return ParsedSuffix{Suffix::nontemporal};
     if (token == "gui") return ParsedSuffix{Suffix::gui};
     if (token == "fp8") return ParsedSuffix{Suffix::fp8};
+    // m{path}: "mfp8" parses too, so that it is rejected as a default spelled out.
+    if (token.substr(0, 1) == "m")
+        if (auto path = mma_path_from_token(token.substr(1))) return ParsedSuffix{Suffix::mma, static_cast<int>(*path)};
     for (auto [keyword, kind] : {std::pair{std::string_view("sbm"), Suffix::sbm},
                                  std::pair{std::string_view("w"), Suffix::warps}}) {
         if (token.substr(0, keyword.size()) != keyword) continue;
@@ -161,6 +165,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
             case Suffix::mode: c.mode = static_cast<Stage2Mode>(s->value); break;
             case Suffix::warps: c.warps = s->value; break;
             case Suffix::nontemporal: c.nontemporal_weights = true; break;
+            case Suffix::mma: c.mma = static_cast<MmaPath>(s->value); break;
             case Suffix::gui: break;  // the one W1 layout; checked below
             case Suffix::fp8: c.fused_mxfp8_out = true; break;
             case Suffix::sbm: c.sort_block = s->value; break;

@@ -2,8 +2,8 @@
 // Kernel names: a KernelConfig printed in a grammar that mirrors AITER's FlyDSL names
 // (aiter-fmoe-format.md §3.4), and parsed back into exactly the same config.
 //
-//   moetune_moe1_a{A}_w{W}_{OUT}_t{M}x{N}x{K}[_w{warps}][_nt]_gui[_fp8]
-//   moetune_moe2_a{A}_w{W}_{OUT}_t{M}x{N}x{K}_{atomic|reduce}[_w{warps}][_nt][_sbm{S}]
+//   moetune_moe1_a{A}_w{W}_{OUT}_t{M}x{N}x{K}[_w{warps}][_nt][_mbf16]_gui[_fp8]
+//   moetune_moe2_a{A}_w{W}_{OUT}_t{M}x{N}x{K}_{atomic|reduce}[_w{warps}][_nt][_mbf16][_sbm{S}]
 //
 // Optional tokens are omitted when they hold their default, so every config has exactly one name
 // and the round trip is exact. _gui is required: it names the only W1 layout the stage-1 kernel

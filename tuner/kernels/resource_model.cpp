@@ -8,17 +8,32 @@ namespace {
 constexpr int kMmaM = 16;  // rows of one tensor-core tile
 constexpr int kMmaN = 8;   // columns of one tensor-core tile
 
-// Register cost per unit: a least-squares fit to ptxas -v for sm_90a (CUDA 13.0) over warp blocks
-// 16..128 x 8..128 at tile_k 128/256/512 of both templates, rounded. It estimates <= 252 for every
-// kernel ptxas fit under 255 registers without spilling and >= 268 for every one that spilled more
-// than 8 bytes, and is within 30 registers of NVRTC's count for every kernel of the DSv4.1 plan.
-// What slips through (a few bytes of spill at 96 or 168 registers) is pruned after compiling
-// (instantiate/resource_usage.h).
-constexpr int kFixed = 12;          // thread and row bases, loop counters
-constexpr int kPerRowTile = 8;      // per 16 rows: activation row indices, scale words, A fragment
-constexpr int kPerColumnTile = 16;  // per 8 weight rows: scale words and floats, widened B, addresses
-constexpr int kPerMmaTile = 8;      // per 16x8 tile: 4 fp32 accumulators + the 4-float partial product
-constexpr int kPerPrefetchedChunk = 4;  // per 8 weight rows and 128-wide K chunk: one 16-byte vector
+// Registers per thread = fixed + per_row_tile * MT + per_column_tile * NJ + per_mma_tile * MT * NJ
+// + per_prefetched_chunk * PIPE * NJ, for the warp block's MT = warp_m/16 row tiles, NJ = warp_n/8
+// column tiles and PIPE = tile_k/128 prefetched chunks. The costs are least-squares fits to ptxas -v
+// for sm_90a (CUDA 13.0), rounded, one per MMA path.
+struct RegisterCost {
+    int fixed;                 // thread and row bases, loop counters
+    int per_row_tile;          // per 16 rows: activation row indices, scale words, A fragment
+    int per_column_tile;       // per 8 weight rows: scale words, widened B, addresses
+    int per_mma_tile;          // per 16x8 tile: 4 fp32 accumulators (+ the FP8 path's partial product)
+    int per_prefetched_chunk;  // per 8 weight rows and 128-wide K chunk: one 16-byte vector
+};
+
+// FP8: over warp blocks 16..128 x 8..128 at tile_k 128/256/512 of both templates. It estimates
+// <= 252 for every kernel ptxas fit under 255 registers without spilling and >= 268 for every one
+// that spilled more than 8 bytes, and is within 30 registers of NVRTC's count for every kernel of
+// the DSv4.1 plan. What slips through (a few bytes of spill at 96 or 168 registers) is pruned after
+// compiling (instantiate/resource_usage.h).
+constexpr RegisterCost kFp8Cost = {12, 8, 16, 8, 4};
+// bf16: the A fragment is twice the FP8 one (8 registers of bf16 pairs per 16 rows) and so is B (4
+// per 8 rows), but the scales are folded into the operands, so there are no float scales per column
+// and no partial product per MMA tile. Fit over 179 kernels of the bf16 search space (each
+// combination of stage, warp block, tile_k, warps, fused output and stage-2 mode): within 33
+// registers of ptxas; every kernel that fit estimates <= 254 and every one that spilled estimates
+// >= 290, except 16x64 blocks at tile_k 512 (estimate 254): 254 registers, but 8-20 bytes of spill
+// with the fused stage-1 or the stage-2 atomic epilogue, pruned after compiling.
+constexpr RegisterCost kBf16Cost = {10, 12, 9, 4, 4};
 
 }  // namespace
 
@@ -42,9 +57,8 @@ std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
 
 // Shared memory: only the tile's routing tables (stage 1: token and slot of each row; stage 2
 // also the stage-1 output row and the routing weight), 4 bytes each.
-// Registers per thread, for the warp block's MT = warp_m/16 row tiles, NJ = warp_n/8 column tiles
-// and PIPE = tile_k/128 prefetched chunks:
-//   12 + 8*MT + 16*NJ + 8*MT*NJ + 4*PIPE*NJ
+// Registers per thread: the path's RegisterCost (FP8 12 + 8*MT + 16*NJ + 8*MT*NJ + 4*PIPE*NJ, bf16
+// 10 + 12*MT + 9*NJ + 4*MT*NJ + 4*PIPE*NJ).
 ResourceEstimate estimate_resources(const KernelConfig& c) {
     const auto grid = warp_grid(c);
     if (!grid) throw std::invalid_argument("estimate_resources: the warps cannot split this tile");
@@ -52,9 +66,11 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int mt = c.tile_m / grid->warps_m / kMmaM;
     const int nj = c.tile_n / grid->warps_n / kMmaN;
     const int pipe = c.tile_k / kKChunk;
+    const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     return ResourceEstimate{
         row_tables * 4 * c.tile_m,
-        kFixed + kPerRowTile * mt + kPerColumnTile * nj + kPerMmaTile * mt * nj + kPerPrefetchedChunk * pipe * nj,
+        r.fixed + r.per_row_tile * mt + r.per_column_tile * nj + r.per_mma_tile * mt * nj +
+            r.per_prefetched_chunk * pipe * nj,
     };
 }
 

@@ -2,8 +2,9 @@
 // The resource model: the shared memory and registers per thread a config needs, estimated before
 // compiling so pruning can drop what cannot run well. It mirrors the templates as they are
 // (kernel_templates/common/moe_gemm.h): no shared-memory pipeline; each warp streams its weights
-// from global memory straight into registers and multiplies them with 16x8x32 FP8 tensor-core
-// steps. The register formula is calibrated against ptxas (docs/kernel-names.md, "Resource model").
+// from global memory straight into registers and multiplies them on the tensor cores (FP8 16x8x32,
+// or bf16 16x8x16 on the _mbf16 path). The register formula of each path is calibrated against
+// ptxas (docs/kernel-names.md, "Resource model").
 #include <optional>
 
 #include "kernels/kernel_config.h"

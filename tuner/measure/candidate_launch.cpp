@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
-#include "common/moe_args.h"
 #include "common/mx_types.h"
-#include "data_gpu/launch_grid.h"
 #include "formats/mx_quantize.h"
-#include "kernels/launch_geometry.h"
 
 namespace moetune::measure {
 namespace {
-
-gpu::LaunchShape to_launch_shape(const kernels::LaunchGeometry& g) {
-    return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
-}
 
 std::vector<float> bf16_to_float(const std::vector<uint16_t>& bits) {
     std::vector<float> out(bits.size());
@@ -38,14 +31,12 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
                                  const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
                                  const ShapeWeights& weights, BucketData& bucket, bool cold_l2, std::size_t l2_bytes,
                                  int launches_per_graph)
-    : config_(config),
-      kernel_(kernel),
+    : stage_(config, kernel, bucket.shape()),
       data_kernels_(data_kernels),
       harness_kernels_(harness_kernels),
       weights_(weights),
       bucket_(bucket),
-      sorted_(bucket.sorted(kernels::sort_block_m(config))),
-      launch_shape_(to_launch_shape(kernels::launch_geometry(config, bucket.shape()))) {
+      sorted_(bucket.sorted(kernels::sort_block_m(config))) {
     const int stage = kernels::stage_number(config.stage);
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(&bucket.input(stage, 0));
@@ -65,14 +56,14 @@ CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
     const data::MoeShape& s = bucket_.shape();
     const std::size_t routed_rows = std::size_t(s.tokens) * s.topk;
     Outputs o;
-    if (config_.stage == kernels::Stage::gate_up) {
+    if (stage_.config.stage == kernels::Stage::gate_up) {
         const std::size_t elements = routed_rows * s.inter_dim;
-        if (!config_.fused_mxfp8_out) o.bf16 = gpu::DeviceBuffer<uint16_t>(elements);
+        if (!stage_.config.fused_mxfp8_out) o.bf16 = gpu::DeviceBuffer<uint16_t>(elements);
         o.fp8 = gpu::DeviceBuffer<uint8_t>(elements);
         o.fp8_scale = gpu::DeviceBuffer<uint8_t>(elements / formats::kMxBlock);
     } else {
         o.bf16 = gpu::DeviceBuffer<uint16_t>(std::size_t(s.tokens) * s.model_dim);
-        if (config_.mode == kernels::Stage2Mode::reduce)
+        if (stage_.config.mode == kernels::Stage2Mode::reduce)
             o.partial = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
     }
     return o;
@@ -87,70 +78,40 @@ void CandidateLaunch::poison(int copy) {
 }
 
 void CandidateLaunch::enqueue(const gpu::Stream& stream, int copy) {
-    if (config_.stage == kernels::Stage::gate_up) enqueue_stage1(stream, copy);
+    if (stage_.config.stage == kernels::Stage::gate_up) enqueue_stage1(stream, copy);
     else enqueue_stage2(stream, copy);
 }
 
 void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
-    const data::MoeShape& s = bucket_.shape();
     const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
-    const bool fused = config_.fused_mxfp8_out;
-    const MoeStage1Args args{in.values.data(),
-                             in.scales.data(),
-                             w.w1.data(),
-                             w.w1_scale.data(),
-                             sorted_.sorted_token_ids.data(),
-                             sorted_.sorted_expert_ids.data(),
-                             sorted_.num_valid_ids.data(),
-                             fused ? static_cast<void*>(o.fp8.data()) : static_cast<void*>(o.bf16.data()),
-                             fused ? o.fp8_scale.data() : nullptr,
-                             s.tokens,
-                             s.topk,
-                             s.model_dim,
-                             s.inter_dim};
-    kernel_.launch(launch_shape_, stream, args);
-    if (fused) return;
-    // The bf16 output quantised as stage 2 needs it (dynamic MXFP8 scales, production's rule).
-    using namespace data::kernel_names;
-    const unsigned long long blocks = o.fp8_scale.size();
-    const uint16_t* x = o.bf16.data();
-    data_kernels_.kernel(kQuantBf16)
-        .launch({{data::grid_stride_blocks(blocks, kElementwiseThreads)}, {kElementwiseThreads}}, stream, x, blocks,
-                o.fp8.data(), o.fp8_scale.data());
+    const launch::Stage1Buffers io{.act = in.values.data(),
+                                   .act_scale = in.scales.data(),
+                                   .w1 = w.w1.data(),
+                                   .w1_scale = w.w1_scale.data(),
+                                   .bf16_out = o.bf16.data(),
+                                   .out = o.fp8.data(),
+                                   .out_scale = o.fp8_scale.data()};
+    launch::enqueue_stage1(stage_, data_kernels_, sorted_, io, stream);
 }
 
 void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
-    const data::MoeShape& s = bucket_.shape();
     const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
-    Outputs& o = outputs_.at(copy);
+    const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
-    const bool atomic = config_.mode == kernels::Stage2Mode::atomic;
-    if (atomic) o.bf16.fill_bytes_async(0, stream);
-    const MoeStage2Args args{in.values.data(),
-                             in.scales.data(),
-                             w.w2.data(),
-                             w.w2_scale.data(),
-                             sorted_.sorted_token_ids.data(),
-                             sorted_.sorted_weights.data(),
-                             sorted_.sorted_expert_ids.data(),
-                             sorted_.num_valid_ids.data(),
-                             atomic ? o.bf16.data() : o.partial.data(),
-                             s.tokens,
-                             s.topk,
-                             s.model_dim,
-                             s.inter_dim};
-    kernel_.launch(launch_shape_, stream, args);
-    if (atomic) return;
-    const MoeReduceArgs reduce{o.partial.data(), o.bf16.data(), s.tokens, s.topk, s.model_dim};
-    harness_kernels_.kernel(harness_kernel_names::kReduce)
-        .launch(to_launch_shape(kernels::reduce_launch_geometry(s)), stream, reduce);
+    const launch::Stage2Buffers io{.act = in.values.data(),
+                                   .act_scale = in.scales.data(),
+                                   .w2 = w.w2.data(),
+                                   .w2_scale = w.w2_scale.data(),
+                                   .partial = o.partial.data(),
+                                   .out = o.bf16.data()};
+    launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
 }
 
 std::vector<float> CandidateLaunch::output(int copy) const {
     const Outputs& o = outputs_.at(copy);
-    if (config_.stage == kernels::Stage::gate_up && config_.fused_mxfp8_out) {
+    if (stage_.config.stage == kernels::Stage::gate_up && stage_.config.fused_mxfp8_out) {
         const data::MoeShape& s = bucket_.shape();
         const int rows = s.tokens * s.topk;
         std::vector<float> out(std::size_t(rows) * s.inter_dim);
@@ -161,16 +122,16 @@ std::vector<float> CandidateLaunch::output(int copy) const {
 }
 
 const std::vector<float>& CandidateLaunch::reference() const {
-    return config_.stage == kernels::Stage::gate_up ? bucket_.reference_stage1() : bucket_.reference_stage2();
+    return stage_.config.stage == kernels::Stage::gate_up ? bucket_.reference_stage1() : bucket_.reference_stage2();
 }
 
 std::size_t CandidateLaunch::row_length() const {
     const data::MoeShape& s = bucket_.shape();
-    return std::size_t(config_.stage == kernels::Stage::gate_up ? s.inter_dim : s.model_dim);
+    return std::size_t(stage_.config.stage == kernels::Stage::gate_up ? s.inter_dim : s.model_dim);
 }
 
 bool CandidateLaunch::zero_start() const {
-    return config_.stage == kernels::Stage::down && config_.mode == kernels::Stage2Mode::atomic;
+    return stage_.config.stage == kernels::Stage::down && stage_.config.mode == kernels::Stage2Mode::atomic;
 }
 
 }  // namespace moetune::measure

@@ -1,12 +1,9 @@
 #pragma once
 // One launch of a candidate as it is validated and timed: the kernel plus what AITER counts with it
-// (aiter-fmoe-format.md §3.6-3.7), and the buffers it writes:
-//   stage 1, _fp8     the kernel writes MXFP8 values + e8m0 scales
-//   stage 1, bf16 out the kernel, then the separate MXFP8 quantisation of its output (AITER's
-//                     fairness adder: a fused candidate does that work inside)
-//   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds
-//   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
-// Moe_sorting is outside (AITER excludes it too): each block_m is sorted once per bucket.
+// (aiter-fmoe-format.md §3.6-3.7) -- launch/stage_launch.h's sequence, the one libmoetune runs: a
+// bf16 stage-1 output's separate MXFP8 quantisation (AITER's fairness adder: a fused candidate does
+// that work inside), stage 2's zeroing or reduce -- and the buffers it writes. Moe_sorting is
+// outside (AITER excludes it too): each block_m is sorted once per bucket.
 //
 // Cold-L2 timing rotates the launches of a graph over `copies()` sets of input and outputs; copy 0
 // is the one that is validated.
@@ -18,6 +15,7 @@
 #include "gpu/module.h"
 #include "gpu/stream.h"
 #include "kernels/kernel_config.h"
+#include "launch/stage_launch.h"
 #include "measure/bucket_data.h"
 #include "measure/harness_kernels.h"
 #include "measure/shape_weights.h"
@@ -63,14 +61,12 @@ private:
     void enqueue_stage1(const gpu::Stream& stream, int copy);
     void enqueue_stage2(const gpu::Stream& stream, int copy);
 
-    kernels::KernelConfig config_;
-    const gpu::Kernel& kernel_;
+    launch::StageLaunch stage_;
     const data::DataKernels& data_kernels_;
     const HarnessKernels& harness_kernels_;
     const ShapeWeights& weights_;
     BucketData& bucket_;
     const data::DeviceSortedRouting& sorted_;
-    gpu::LaunchShape launch_shape_;
     std::vector<const data::DeviceMxfpMatrix*> inputs_;  // per copy
     std::vector<Outputs> outputs_;                        // per copy
 };

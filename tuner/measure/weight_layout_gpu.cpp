@@ -23,9 +23,12 @@ unsigned blocks_per_expert(unsigned long long units, int experts) {
 
 }  // namespace
 
-gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
-                                                const formats::ExpertWeightDims& d, bool scales,
-                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream) {
+std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& d, bool scales) {
+    return std::size_t(d.experts) * d.rows * (scales ? d.cols / 32 : d.cols / 2);
+}
+
+void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role, const formats::ExpertWeightDims& d,
+                          bool scales, const uint8_t* logical, uint8_t* kernel_layout, const gpu::Stream& stream) {
     using namespace harness_kernel_names;
     require(d.experts > 0 && d.rows > 0 && d.cols > 0 && d.cols % 32 == 0,
             "experts, rows and cols must be positive, cols a multiple of 32");
@@ -34,25 +37,30 @@ gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, f
     const unsigned long long row_bytes = scales ? d.cols / 32 : d.cols / 2;
     const unsigned long long expert_bytes = row_bytes * static_cast<unsigned long long>(d.rows);
     require(expert_bytes <= std::numeric_limits<unsigned>::max(), "one expert must stay below 4 GiB");
-    require(logical.size() == expert_bytes * d.experts,
-            "buffer of " + std::to_string(logical.size()) + " bytes does not match the dims");
 
-    gpu::DeviceBuffer<uint8_t> out(logical.size());
     const unsigned rows = static_cast<unsigned>(d.rows), bytes = static_cast<unsigned>(row_bytes);
     const gpu::Dim3 block{static_cast<unsigned>(kLayoutThreads)};
     if (scales) {
         const gpu::Dim3 grid{blocks_per_expert(expert_bytes, d.experts), static_cast<unsigned>(d.experts)};
-        const auto* src = logical.data();
-        auto* dst = out.data();
-        kernels.kernel(gate_up ? kRowsGateUp : kRows).launch({grid, block}, stream, src, dst, rows, bytes);
+        kernels.kernel(gate_up ? kRowsGateUp : kRows)
+            .launch({grid, block}, stream, logical, kernel_layout, rows, bytes);
     } else {
         require(row_bytes % 64 == 0, "K must be a multiple of 128");
         require(d.rows % 8 == 0, "rows must be a multiple of 8");
         const gpu::Dim3 grid{blocks_per_expert(expert_bytes / 4, d.experts), static_cast<unsigned>(d.experts)};
-        const auto* src = reinterpret_cast<const unsigned*>(logical.data());
-        auto* dst = reinterpret_cast<unsigned*>(out.data());
+        const auto* src = reinterpret_cast<const unsigned*>(logical);
+        auto* dst = reinterpret_cast<unsigned*>(kernel_layout);
         kernels.kernel(gate_up ? kFragmentsGateUp : kFragments).launch({grid, block}, stream, src, dst, rows, bytes);
     }
+}
+
+gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
+                                                const formats::ExpertWeightDims& d, bool scales,
+                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream) {
+    require(logical.size() == weight_tensor_bytes(d, scales),
+            "buffer of " + std::to_string(logical.size()) + " bytes does not match the dims");
+    gpu::DeviceBuffer<uint8_t> out(logical.size());
+    lay_out_mma_k128_gpu(kernels, role, d, scales, logical.data(), out.data(), stream);
     return out;
 }
 

@@ -3,6 +3,9 @@
 // formats::WeightLayout::mma_k128, the layout the candidate kernels read: w1 with role gate_up
 // (GU16-interleaved rows, tensor-core fragments), w2 with role down. Byte for byte the host's
 // formats::lay_out_values / lay_out_scales(mma_k128, ...).
+#include <cstddef>
+#include <cstdint>
+
 #include "data/moe_problem.h"
 #include "data_gpu/device_moe_data.h"
 #include "formats/weight_layout.h"
@@ -12,9 +15,18 @@
 
 namespace moetune::measure {
 
-// One tensor: packed FP4 values (scales == false, experts*rows*cols/2 bytes) or e8m0 scales
-// (experts*rows*cols/32 bytes). Enqueued on `stream`. Throws std::invalid_argument when the dims do
-// not suit the layout (the same conditions as the host's) or one expert exceeds 4 GiB.
+// The bytes of one tensor: packed FP4 values (scales == false, experts*rows*cols/2) or e8m0 scales
+// (experts*rows*cols/32).
+std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& dims, bool scales);
+
+// One tensor, between device buffers of weight_tensor_bytes each that the caller owns (a libmoetune
+// caller's weights). Enqueued on `stream`, allocates nothing. Throws std::invalid_argument when the
+// dims do not suit the layout (the same conditions as the host's) or one expert exceeds 4 GiB.
+void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
+                          const formats::ExpertWeightDims& dims, bool scales, const uint8_t* logical,
+                          uint8_t* kernel_layout, const gpu::Stream& stream);
+
+// One tensor into a new buffer; also throws when `logical` does not hold weight_tensor_bytes.
 gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
                                                 const formats::ExpertWeightDims& dims, bool scales,
                                                 const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream);

@@ -20,7 +20,8 @@ auto order_tuple(const table::TableShape& s) {
                     s.q_type, s.use_g1u1, s.doweight_stage1, s.token);
 }
 
-PlanEntry make_entry(const PlanRequest& request, const PlanTarget& target, bool heuristics) {
+PlanEntry make_entry(const PlanRequest& request, const PlanTarget& target,
+                     const kernels::EnumerationOptions& enumeration) {
     PlanEntry e;
     e.shape = request.shape;
     e.where = request.where;
@@ -31,8 +32,6 @@ PlanEntry make_entry(const PlanRequest& request, const PlanTarget& target, bool 
         e.skip_reason = why;
         return e;
     }
-    kernels::EnumerationOptions enumeration;
-    enumeration.heuristics = heuristics;
     kernels::CandidateList stage1 =
         kernels::enumerate_candidates(kernels::Stage::gate_up, *problem, target.limits, enumeration);
     kernels::CandidateList stage2 =
@@ -87,10 +86,10 @@ PlanRequests read_plan_requests(const table::Table& shapes, const std::vector<lo
 }
 
 std::vector<PlanEntry> build_plan(const std::vector<PlanRequest>& requests, const PlanTarget& target,
-                                  bool heuristics) {
+                                  const kernels::EnumerationOptions& enumeration) {
     std::vector<PlanEntry> entries;
     entries.reserve(requests.size());
-    for (const PlanRequest& r : requests) entries.push_back(make_entry(r, target, heuristics));
+    for (const PlanRequest& r : requests) entries.push_back(make_entry(r, target, enumeration));
     return entries;
 }
 

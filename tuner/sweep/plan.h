@@ -61,9 +61,8 @@ struct PlanEntry {
     std::size_t pruned_count() const { return stage1.pruned.size() + stage2.pruned.size(); }
 };
 
-// heuristics: kernels::EnumerationOptions::heuristics.
 std::vector<PlanEntry> build_plan(const std::vector<PlanRequest>& requests, const PlanTarget& target,
-                                  bool heuristics = true);
+                                  const kernels::EnumerationOptions& enumeration = {});
 
 // A short label for progress lines and logs: "5120x2304 E96 top5, token 64". Reports and the
 // dry run print every key column.

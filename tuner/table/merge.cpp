@@ -124,8 +124,11 @@ MergeResult merge_tables(const std::vector<Table>& inputs, DuplicatePolicy polic
 
     result.merged.columns = merged.columns;
     result.merged.header_line = 1;
-    for (std::size_t i = 0; i < merged.rows.size(); ++i)
-        if (!drop[i]) result.merged.rows.push_back(std::move(merged.rows[i]));
+    for (std::size_t i = 0; i < merged.rows.size(); ++i) {
+        if (drop[i]) continue;
+        result.merged.rows.push_back(std::move(merged.rows[i]));
+        result.row_files.push_back(origins[i].table->file);
+    }
     return result;
 }
 

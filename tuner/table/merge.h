@@ -31,6 +31,7 @@ struct DroppedRow {
 
 struct MergeResult {
     Table merged;  // union columns; surviving rows in file order, each with its source line
+    std::vector<std::string> row_files;  // per row of `merged`: the file it came from
     std::vector<DroppedRow> dropped;  // for DuplicatePolicy::error: every row beyond the first per key
 };
 

@@ -1,0 +1,111 @@
+#pragma once
+// libmoetune, part 2 of 2: the fused MoE (FP8 activations x MXFP4 weights) on the GPU with the
+// kernels a tuned table chose, on the caller's device buffers and stream (docs/library.md).
+// Standard library only: streams and buffers are passed as the vendor's plain pointers.
+//
+//   moetune::FusedMoe moe(shape, moetune::TunedTables::load({"tuned.csv"}));
+//   moe.prepare(4096);                     // compiles or loads every kernel up to 4096 tokens
+//   moe.run(args, stream);                 // capturable in a CUDA/HIP graph
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "moetune/export.h"
+#include "moetune/tuned_tables.h"
+
+namespace moetune {
+
+struct FusedMoeOptions {
+    // Compiled-kernel cache; "" = moetune's default ($XDG_CACHE_HOME/moetune, else ~/.cache/moetune).
+    std::string cache_dir;
+    // Receives the line logged once per bucket that runs the heuristic default; empty = std::clog.
+    std::function<void(const std::string&)> log;
+};
+
+// One call's device buffers, all owned by the caller. M = tokens.
+struct FusedMoeArgs {
+    int tokens = 0;
+    const void* hidden = nullptr;           // bf16 [M, model_dim]
+    const int32_t* topk_ids = nullptr;      // [M, topk] expert ids in [0, experts)
+    const float* topk_weights = nullptr;    // [M, topk] routing weights, applied in stage 2
+    const void* w1 = nullptr;               // kernel layout (FusedMoe::lay_out_weights)
+    const void* w1_scale = nullptr;
+    const void* w2 = nullptr;
+    const void* w2_scale = nullptr;
+    void* out = nullptr;                    // bf16 [M, model_dim]
+};
+
+// Device pointers to one rank's expert weights (all `experts` of the shape), in either layout:
+//   w1       [experts, 2*inter_dim, model_dim/2] bytes: FP4 e2m1 pairs, the even element in the low
+//            nibble; rows [0, inter_dim) gate, [inter_dim, 2*inter_dim) up
+//   w1_scale [experts, 2*inter_dim, model_dim/32] e8m0, one per 32 elements along model_dim
+//   w2       [experts, model_dim, inter_dim/2]
+//   w2_scale [experts, model_dim, inter_dim/32]
+// Both layouts have the same sizes (FusedMoe::weight_bytes).
+struct ExpertWeights {
+    const void* w1 = nullptr;
+    const void* w1_scale = nullptr;
+    const void* w2 = nullptr;
+    const void* w2_scale = nullptr;
+};
+struct ExpertWeightsOut {
+    void* w1 = nullptr;
+    void* w1_scale = nullptr;
+    void* w2 = nullptr;
+    void* w2_scale = nullptr;
+};
+struct ExpertWeightBytes {
+    std::size_t w1 = 0, w1_scale = 0, w2 = 0, w2_scale = 0;
+};
+
+class MOETUNE_API FusedMoe {
+public:
+    // Uses the current device: its arch, and the AITER key values gfx ("sm_90" on NVIDIA) and
+    // cu_num (SMs / CUs) that tuned rows must match. Throws std::invalid_argument for a shape the
+    // kernels do not implement (saying why), std::runtime_error without a usable GPU.
+    FusedMoe(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options = {});
+    ~FusedMoe();
+    FusedMoe(FusedMoe&&) noexcept;
+    FusedMoe& operator=(FusedMoe&&) noexcept;
+
+    const std::string& gfx() const;
+    int cu_num() const;
+
+    // The tuned row of tokens' bucket, else the heuristic default (logged once per bucket through
+    // FusedMoeOptions::log, as AITER logs "using 2stage default"). A row naming kernels moetune does
+    // not build (another kernel family's) is logged and passed over the same way. Throws TableError
+    // for a row whose moetune kernels cannot run this shape, std::invalid_argument for tokens < 1.
+    KernelPlan plan(int tokens) const;
+
+    // Compiles (or loads from the cache) the kernels of every bucket up to max_tokens' and sizes the
+    // workspace, so run() with up to max_tokens tokens allocates nothing and can be captured in a
+    // graph. A larger max_tokens reallocates the workspace: capture graphs again after it.
+    void prepare(int max_tokens);
+    int prepared_tokens() const;  // 0 before prepare()
+
+    // Enqueues on `stream` (hipStream_t / cudaStream_t; nullptr = the default stream): the MXFP8
+    // quantisation of `hidden` (dynamic per-1x32 scales, AITER's), moe_sorting with the plan's
+    // block_m, stage 1 (+ the quantisation of its output unless the kernel fuses it), stage 2 (zeroing
+    // `out` then atomic adds, or per-slot partials then a reduce). Call it on the device this object
+    // was made on. Throws std::invalid_argument for tokens beyond prepared_tokens() or a missing
+    // buffer, std::runtime_error when the GPU refuses a launch.
+    void run(const FusedMoeArgs& args, void* stream);
+
+    static ExpertWeightBytes weight_bytes(const MoeShapeKey& shape);
+
+    // Copies weights from the logical layout above (as AITER stores them unshuffled) into the layout
+    // the kernels read, device to device on `stream`; `kernel_layout` must not overlap `logical`.
+    // Returns when the copy is complete. Uses the current device and compiles (or loads from the
+    // cache) the layout kernels for the call.
+    static void lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& logical,
+                                const ExpertWeightsOut& kernel_layout, void* stream,
+                                const FusedMoeOptions& options = {});
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace moetune

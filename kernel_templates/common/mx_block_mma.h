@@ -1,0 +1,106 @@
+#pragma once
+// One 32-wide MX block of the warp GEMM (moe_gemm.h) in each tensor-core path, from the operands
+// as the loop loads them: per lane (g = lane / 4, t = lane % 4) the 8 activation bytes at k 8t..8t+7
+// of rows g and g+8 (r = 0, 1; two words each: lo = k 8t..8t+3, hi = k 8t+4..8t+7), the 4 weight
+// bytes (8 FP4, element j in nibble j = k 8t+j) of weight row g of each 8-row tile, and the e8m0
+// scale bytes.
+// The loop, the loads and the accumulator layout (that of C in both products) are shared; a path
+// says which weight rows' scales a lane needs, how it widens A and B, and how it accumulates.
+//   MxFp8Mma  (name without _m token): FP4 widened to e4m3, one 16x8x32 e4m3 product per block,
+//             rescaled in FP32 by the two scales of each accumulator's row and column.
+//   MxBf16Mma (_mbf16): both widened to bf16 with their scale folded in, two 16x8x16 bf16 products
+//             per block accumulated directly, no per-block FP32 rescale.
+#include "host_device.h"
+#include "mma_bf16.h"
+#include "mma_fp8.h"
+#include "mx_bf16_widen.h"
+#include "mx_types.h"
+
+struct MxFp8Mma {
+    // The scales multiply C: a lane needs those of its accumulators' columns 2t, 2t+1.
+    static constexpr int kWeightScaleRows = 2;
+    __device__ static int weight_scale_row(int g, int t, int c) {
+        (void)g;
+        return 2 * t + c;
+    }
+
+    struct A {
+        moetune_u32 a[4];
+        float scale[2];  // rows g, g+8
+    };
+    struct B {
+        moetune_u32 b[2];
+        float scale[2];  // columns 2t, 2t+1
+    };
+
+    // Row g + 8r of A. The fragment k map of mma_fp8.h: the lo word is fragment k 4t.., the hi
+    // word 16+4t...
+    __device__ static void widen_a_row(A& x, int r, moetune_u32 lo, moetune_u32 hi, unsigned char scale) {
+        x.a[r] = lo;
+        x.a[2 + r] = hi;
+        x.scale[r] = mx_e8m0_to_float(scale);
+    }
+
+    __device__ static B widen_b(moetune_u32 packed, const unsigned char scale[kWeightScaleRows]) {
+        B y;
+        y.b[0] = mx_widen_e2m1x4_to_e4m3(packed & 0xFFFFu);
+        y.b[1] = mx_widen_e2m1x4_to_e4m3(packed >> 16);
+        for (int c = 0; c < 2; ++c) y.scale[c] = mx_e8m0_to_float(scale[c]);
+        return y;
+    }
+
+    __device__ static void accumulate(float acc[4], const A& x, const B& y) {
+        float part[4] = {0.f, 0.f, 0.f, 0.f};
+        mx_mma_e4m3_16x8x32(part, x.a, y.b);
+        acc[0] += part[0] * (x.scale[0] * y.scale[0]);
+        acc[1] += part[1] * (x.scale[0] * y.scale[1]);
+        acc[2] += part[2] * (x.scale[1] * y.scale[0]);
+        acc[3] += part[3] * (x.scale[1] * y.scale[1]);
+    }
+};
+
+struct MxBf16Mma {
+    // The scales are folded into B: a lane needs the one of its B column g.
+    static constexpr int kWeightScaleRows = 1;
+    __device__ static int weight_scale_row(int g, int t, int c) {
+        (void)t;
+        (void)c;
+        return g;
+    }
+
+    // Fragments of products h = 0 (actual k 8t..8t+3: the lo words and nibbles 0..3) and h = 1
+    // (8t+4..8t+7: hi words, nibbles 4..7), in the k map of mma_bf16.h (mx_bf16_widen.h).
+    struct A {
+        moetune_u32 a[2][4];
+    };
+    struct B {
+        moetune_u32 b[2][2];
+    };
+
+    __device__ static void widen_a_row(A& x, int r, moetune_u32 lo, moetune_u32 hi, unsigned char scale) {
+        mx_bf16_a_fragments_of_row(r, lo, hi, scale, x.a);
+    }
+
+    __device__ static B widen_b(moetune_u32 packed, const unsigned char scale[kWeightScaleRows]) {
+        B y;
+        mx_bf16_b_fragments(packed, scale[0], y.b);
+        return y;
+    }
+
+    __device__ static void accumulate(float acc[4], const A& x, const B& y) {
+        mx_mma_bf16_16x8x16(acc, x.a[0], y.b[0]);
+        mx_mma_bf16_16x8x16(acc, x.a[1], y.b[1]);
+    }
+};
+
+// The path of KernelConfig::mma (MOETUNE_MMA_PATH: 0 = fp8, 1 = bf16).
+template <int MMA_PATH>
+struct MxBlockMmaOf;
+template <>
+struct MxBlockMmaOf<0> {
+    typedef MxFp8Mma type;
+};
+template <>
+struct MxBlockMmaOf<1> {
+    typedef MxBf16Mma type;
+};

@@ -1,0 +1,157 @@
+#include "bench/shape_bench.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <vector>
+
+#include "common/mx_types.h"
+#include "data/error_metrics.h"
+#include "data/routing.h"
+#include "data/routing_spec.h"
+#include "data/synthetic_inputs.h"
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/synthetic_inputs_gpu.h"
+#include "gpu/device_buffer.h"
+#include "measure/graph_timing.h"
+#include "rtc/kernel_cache.h"
+#include "runtime/cache_dir.h"
+
+namespace moetune::bench {
+namespace {
+
+MoeShapeKey shape_key(const data::MoeShape& s) {
+    MoeShapeKey k;  // the a8w4 spellings are the defaults: read_shape_rows keeps only rows the kernels run
+    k.model_dim = s.model_dim;
+    k.inter_dim = s.inter_dim;
+    k.experts = s.experts;
+    k.topk = s.topk;
+    return k;
+}
+
+// The expert weights in the kernels' layout: generated logical on the GPU, then laid out by the
+// library's own entry point, as a user of libmoetune would.
+struct KernelLayoutWeights {
+    gpu::DeviceBuffer<uint8_t> w1, w1_scale, w2, w2_scale;
+};
+
+KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, const FusedMoeOptions& options,
+                                 const gpu::Stream& stream) {
+    const rtc::KernelCache cache(runtime::cache_dir(options));
+    const data::DataKernels data_kernels(&cache);
+    const data::DeviceMoeWeights logical = data::generate_synthetic_weights_gpu(data_kernels, shape, seed, stream);
+    const ExpertWeightBytes bytes = FusedMoe::weight_bytes(shape_key(shape));
+    KernelLayoutWeights out{gpu::DeviceBuffer<uint8_t>(bytes.w1), gpu::DeviceBuffer<uint8_t>(bytes.w1_scale),
+                            gpu::DeviceBuffer<uint8_t>(bytes.w2), gpu::DeviceBuffer<uint8_t>(bytes.w2_scale)};
+    FusedMoe::lay_out_weights(shape_key(shape),
+                              {logical.w1.data(), logical.w1_scale.data(), logical.w2.data(), logical.w2_scale.data()},
+                              {out.w1.data(), out.w1_scale.data(), out.w2.data(), out.w2_scale.data()},
+                              stream.native(), options);
+    return out;
+}
+
+std::vector<uint16_t> to_bf16(const std::vector<float>& x) {
+    std::vector<uint16_t> out(x.size());
+    std::transform(x.begin(), x.end(), out.begin(), [](float v) { return mx_float_to_bf16(v); });
+    return out;
+}
+
+std::vector<float> to_float(const std::vector<uint16_t>& bits) {
+    std::vector<float> out(bits.size());
+    std::transform(bits.begin(), bits.end(), out.begin(), [](uint16_t b) { return mx_bf16_to_float(b); });
+    return out;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+struct ShapeBench::State {
+    data::MoeShape shape;
+    BenchSettings settings;
+    const gpu::Stream& stream;
+    KernelLayoutWeights weights;
+    std::array<FusedMoe, 2> arms;  // [0] default (no table), [1] tuned
+
+    State(const data::MoeShape& s, const TunedTables& tables, const BenchSettings& b, const FusedMoeOptions& options,
+          const gpu::Stream& st)
+        : shape(s),
+          settings(b),
+          stream(st),
+          weights(make_weights(s, b.seed, options, st)),
+          arms{FusedMoe(shape_key(s), TunedTables(), options), FusedMoe(shape_key(s), tables, options)} {}
+};
+
+ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, const BenchSettings& settings,
+                       int max_tokens, const gpu::Stream& stream) {
+    FusedMoeOptions options;
+    options.cache_dir = settings.cache_dir;
+    state_ = std::make_unique<State>(shape, tables, settings, options, stream);
+    for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
+}
+
+ShapeBench::~ShapeBench() = default;
+
+BucketBench ShapeBench::run(int tokens) {
+    State& st = *state_;
+    data::MoeShape shape = st.shape;
+    shape.tokens = tokens;
+    const data::Routing routing = data::make_routing(data::parse_routing_spec(st.settings.routing), shape,
+                                                     st.settings.seed);
+    const gpu::DeviceBuffer<int32_t> ids{std::span<const int32_t>(routing.ids)};
+    const gpu::DeviceBuffer<float> routing_weights{std::span<const float>(routing.weights)};
+    const std::vector<uint16_t> hidden_bits = to_bf16(data::make_synthetic_hidden(shape, st.settings.seed));
+    const gpu::DeviceBuffer<uint16_t> hidden{std::span<const uint16_t>(hidden_bits)};
+    std::array<gpu::DeviceBuffer<uint16_t>, 2> outs{gpu::DeviceBuffer<uint16_t>(hidden_bits.size()),
+                                                    gpu::DeviceBuffer<uint16_t>(hidden_bits.size())};
+    const auto args = [&](int arm) {
+        FusedMoeArgs a;
+        a.tokens = tokens;
+        a.hidden = hidden.data();
+        a.topk_ids = ids.data();
+        a.topk_weights = routing_weights.data();
+        a.w1 = st.weights.w1.data();
+        a.w1_scale = st.weights.w1_scale.data();
+        a.w2 = st.weights.w2.data();
+        a.w2_scale = st.weights.w2_scale.data();
+        a.out = outs[arm].data();
+        return a;
+    };
+
+    BucketBench b;
+    b.tokens = tokens;
+    b.experts_touched = static_cast<int>(std::set<int32_t>(routing.ids.begin(), routing.ids.end()).size());
+    b.work = moe_work(shape, b.experts_touched);
+    b.roofline_us = roofline_us(b.work, st.settings.peaks);
+    b.default_arm.plan = st.arms[0].plan(tokens);
+    const KernelPlan tuned_plan = st.arms[1].plan(tokens);
+    const int arm_count = tuned_plan.tuned ? 2 : 1;
+
+    for (int arm = 0; arm < arm_count; ++arm) st.arms[arm].run(args(arm), st.stream.native());
+    st.stream.synchronize();
+    if (arm_count == 2) {
+        const std::vector<float> reference = to_float(outs[0].download());
+        const std::vector<float> tuned = to_float(outs[1].download());
+        b.max_abs_diff = data::max_abs_difference(reference, tuned);
+        b.rel_l2 = data::relative_l2_difference(reference, tuned);
+    }
+
+    std::array<std::vector<double>, 2> us;
+    for (int round = 0; round < st.settings.rounds; ++round)
+        for (int i = 0; i < arm_count; ++i) {
+            const int arm = (round + i) % arm_count;  // alternate which arm goes first
+            const FusedMoeArgs a = args(arm);
+            const auto call = [&] { st.arms[arm].run(a, st.stream.native()); };
+            const measure::TimingOptions timing = measure::adapt_to_launch_time(st.stream, st.settings.timing, call);
+            us[arm].push_back(measure::time_in_graph(st.stream, timing, [&](int) { call(); }).us_per_launch);
+        }
+    b.default_arm.us = median(us[0]);
+    if (arm_count == 2) b.tuned = ArmResult{tuned_plan, median(us[1])};
+    return b;
+}
+
+}  // namespace moetune::bench

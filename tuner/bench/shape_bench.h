@@ -1,0 +1,62 @@
+#pragma once
+// `moetune bench` for one MoE shape: synthetic weights (generated on the GPU, laid out with
+// libmoetune's FusedMoe::lay_out_weights) and two libmoetune FusedMoe objects on them -- the
+// "default" arm without a table (the heuristic configs) and the "tuned" arm with the tables. Per
+// token bucket both run on the same synthetic hidden states and routing; their outputs are compared,
+// then each is timed with graph replays, the arms alternating over the rounds so that a clock or
+// thermal drift hits both alike. What is timed is FusedMoe::run: activation quantisation,
+// moe_sorting, stage 1 (+ its output quantisation unless fused) and stage 2 (+ zeroing or reduce).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bench/roofline.h"
+#include "data/moe_problem.h"
+#include "gpu/stream.h"
+#include "measure/measure_task.h"
+#include "moetune/fused_moe.h"
+
+namespace moetune::bench {
+
+struct BenchSettings {
+    int rounds = 5;                 // timed rounds per arm; each arm's us is the median over them
+    measure::TimingOptions timing;  // one round: graph replays of FusedMoe::run
+    uint64_t seed = 0;
+    std::string routing = "random";  // data::parse_routing_spec spelling
+    std::string cache_dir;           // "" = moetune's default
+    Peaks peaks;
+};
+
+struct ArmResult {
+    KernelPlan plan;
+    double us = 0;  // median over the rounds of the per-call time
+};
+
+struct BucketBench {
+    int tokens = 0;
+    int experts_touched = 0;
+    MoeWork work;
+    double roofline_us = 0;
+    ArmResult default_arm;
+    std::optional<ArmResult> tuned;  // nullopt: the tables have no row for this bucket
+    double max_abs_diff = 0;         // tuned vs default output (0 without a tuned row)
+    double rel_l2 = 0;               // ||tuned - default|| / ||default||
+};
+
+class ShapeBench {
+public:
+    // Prepares both arms for up to max_tokens tokens (compiling or loading their kernels). Throws
+    // std::invalid_argument for a shape the kernels do not implement, TableError for a bad row.
+    ShapeBench(const data::MoeShape& shape, const TunedTables& tables, const BenchSettings& settings, int max_tokens,
+               const gpu::Stream& stream);
+    ~ShapeBench();
+
+    BucketBench run(int tokens);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace moetune::bench

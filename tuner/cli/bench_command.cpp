@@ -1,0 +1,181 @@
+// moetune bench --shapes F [--tuned T.csv ...] [--tokens LIST] [--rounds R] [--json OUT.json]
+//               [--hbm-tbps X] [--peak-tflops Y] [--seed S] [--routing R] [--cache-dir D] [--replay-ms MS]
+// The whole fused MoE through libmoetune, per token bucket: the heuristic default and the tuned
+// configuration on the same inputs, timed alternately; µs, speedup, TB/s, TFLOP/s, % of the
+// roofline and how far the two arms' outputs differ. docs/benchmarks.md.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include "bench/bench_report.h"
+#include "bench/hbm_bandwidth.h"
+#include "bench/shape_bench.h"
+#include "cli/command.h"
+#include "cli/exit_codes.h"
+#include "cli/timing_flags.h"
+#include "data/routing_spec.h"
+#include "gpu/device.h"
+#include "kernels/shape_rows.h"
+#include "moetune/tuned_tables.h"
+#include "sweep/output_paths.h"
+#include "table/bucket.h"
+
+namespace moetune::cli {
+namespace {
+
+// The H200's ceilings as performance-anchors.md measured them, which the roofline divides by unless
+// the flags say otherwise: the FP8 rate of a rowwise-scaled FP8 matmul (no dense-FP8 probe is built
+// in) and a device-to-device copy by SM kernels. --hbm-tbps 0 measures instead, with a copy through
+// the runtime's memcpy: on the H200 that runs on the copy engines at 2.77 TB/s, well under what
+// kernels reach, so it is not the default.
+constexpr double kDefaultPeakTflops = 1550;
+constexpr double kDefaultHbmTbps = 4.27;
+
+struct BenchOptions {
+    std::string shapes;
+    std::vector<std::string> tuned;
+    std::string tokens;
+    int rounds = 5;
+    std::string json;
+    double hbm_tbps = kDefaultHbmTbps;  // 0: measure
+    double peak_tflops = kDefaultPeakTflops;
+    uint64_t seed = 0;
+    std::string routing = "random";
+    std::string cache_dir;
+    double replay_ms = measure::TimingOptions{}.replay_ms;
+};
+
+// The command line the results came from, for the JSON's record.
+std::string command_line(const BenchOptions& o) {
+    std::string c = "moetune bench --shapes " + o.shapes;
+    for (const std::string& t : o.tuned) c += " --tuned " + t;
+    if (!o.tokens.empty()) c += " --tokens " + o.tokens;
+    c += " --rounds " + std::to_string(o.rounds) + " --seed " + std::to_string(o.seed) + " --routing " + o.routing;
+    return c;
+}
+
+// The rows' distinct shapes, each with its token counts in file (or --tokens) order.
+std::vector<bench::ShapeResults> group_by_shape(const kernels::ShapeRows& rows,
+                                                std::vector<std::vector<int>>& tokens) {
+    std::vector<bench::ShapeResults> shapes;
+    for (const kernels::ShapeRow& r : rows.rows) {
+        const auto key = [](const data::MoeShape& s) { return std::tie(s.model_dim, s.inter_dim, s.experts, s.topk); };
+        auto it = std::find_if(shapes.begin(), shapes.end(),
+                               [&](const bench::ShapeResults& s) { return key(s.shape) == key(r.shape); });
+        if (it == shapes.end()) {
+            shapes.push_back({r.shape, {}});
+            tokens.emplace_back();
+            it = shapes.end() - 1;
+        }
+        tokens[it - shapes.begin()].push_back(r.shape.tokens);
+    }
+    return shapes;
+}
+
+int run_bench(const BenchOptions& o) {
+    kernels::ShapeRows rows;
+    TunedTables tables;
+    try {
+        data::parse_routing_spec(o.routing);
+        std::vector<int> tokens;
+        if (!o.tokens.empty())
+            for (long long t : table::parse_bucket_list(o.tokens)) tokens.push_back(static_cast<int>(t));
+        rows = kernels::read_shape_rows(o.shapes, tokens);
+        tables = TunedTables::load(o.tuned);
+    } catch (const std::exception& e) {  // InputError, TableError, a bad --tokens or --routing: all name their input
+        spdlog::error("{}", e.what());
+        return kExitUsage;
+    }
+    for (const std::string& s : rows.skipped) spdlog::warn("{}; row skipped", s);
+    if (rows.rows.empty()) {
+        spdlog::error("{}: no shape row moetune's kernels run", o.shapes);
+        return kExitUsage;
+    }
+    if (!o.json.empty())
+        if (const auto why = sweep::unwritable_reason(o.json)) {
+            spdlog::error("cannot write {}: {}; nothing was run", o.json, *why);
+            return kExitCannotWrite;
+        }
+
+    if (const std::string why = gpu::unavailable_reason(); !why.empty()) {
+        spdlog::error("no GPU: {}", why);
+        return kExitNoGpu;
+    }
+    const gpu::DeviceInfo device = gpu::device_info(gpu::current_device());
+    const gpu::Stream stream;
+    bench::BenchHeader header;
+    header.device = device.name;
+    header.gfx = device.gfx;
+    header.cu_num = device.cu_num;
+    header.command = command_line(o);
+    header.tuned_tables = o.tuned;
+    bench::BenchSettings& s = header.settings;
+    s.rounds = o.rounds;
+    s.timing.replay_ms = o.replay_ms;
+    s.seed = o.seed;
+    s.routing = o.routing;
+    s.cache_dir = o.cache_dir;
+    s.peaks.tflops = o.peak_tflops;
+    s.peaks.hbm_tbps = o.hbm_tbps;
+    header.hbm_measured = o.hbm_tbps == 0;
+    if (header.hbm_measured) s.peaks.hbm_tbps = bench::measure_copy_tbps(stream);
+    spdlog::info("{} ({} {}): HBM {:.2f} TB/s ({}), FP8 peak {:.0f} TFLOP/s (flag), {} table row(s)", device.name,
+                 device.gfx, device.cu_num, s.peaks.hbm_tbps, header.hbm_measured ? "measured" : "flag",
+                 s.peaks.tflops, tables.rows());
+
+    std::vector<std::vector<int>> tokens;
+    std::vector<bench::ShapeResults> results = group_by_shape(rows, tokens);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        bench::ShapeResults& r = results[i];
+        const data::MoeShape& sh = r.shape;
+        const int max_tokens = *std::max_element(tokens[i].begin(), tokens[i].end());
+        spdlog::info("shape {}x{} E{} top{}: preparing both arms up to {} tokens", sh.model_dim, sh.inter_dim,
+                     sh.experts, sh.topk, max_tokens);
+        bench::ShapeBench bench(sh, tables, s, max_tokens, stream);
+        std::printf("%s\n", bench::bench_table_header().c_str());
+        for (int m : tokens[i]) {
+            r.buckets.push_back(bench.run(m));
+            std::printf("%s\n", bench::bench_table_row(r.buckets.back()).c_str());
+            std::fflush(stdout);
+            if (!o.json.empty()) bench::write_bench_json(o.json, header, results);
+        }
+    }
+    if (!o.json.empty()) spdlog::info("wrote {}", o.json);
+    return kExitOk;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& parent) {
+    auto o = std::make_shared<BenchOptions>();
+    CLI::App* app = parent.add_subcommand(
+        "bench", "Time the fused MoE with the heuristic default and with tuned tables, against the roofline");
+    app->add_option("--shapes", o->shapes, "Shape table (AITER untuned or tuned CSV)")->required();
+    app->add_option("--tuned", o->tuned, "Tuned table(s), merged by AITER's rules; none: the default arm only");
+    app->add_option("--tokens", o->tokens, "Token counts (comma-separated, or 'aiter'); default: the rows' own");
+    app->add_option("--rounds", o->rounds, "Timed rounds per arm (arms alternate); the median is reported")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app->add_option("--json", o->json, "Write the results here (rewritten after every bucket)");
+    app->add_option("--hbm-tbps", o->hbm_tbps, "HBM bandwidth for the roofline (default: the H200's, performance-anchors.md); 0 measures a memcpy")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    app->add_option("--peak-tflops", o->peak_tflops, "Dense FP8 tensor peak for the roofline")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
+    app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
+    app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default ~/.cache/moetune)");
+    add_replay_ms_option(*app, o->replay_ms);
+    return {app, [o] { return run_bench(*o); }};
+}
+
+}  // namespace moetune::cli

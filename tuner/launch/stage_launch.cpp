@@ -1,0 +1,48 @@
+#include "launch/stage_launch.h"
+
+#include "common/moe_args.h"
+#include "data_gpu/mxfp8_quant_gpu.h"
+#include "gpu/device_buffer.h"
+#include "kernels/launch_geometry.h"
+
+namespace moetune::launch {
+namespace {
+
+gpu::LaunchShape to_launch_shape(const kernels::LaunchGeometry& g) {
+    return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
+}
+
+}  // namespace
+
+StageLaunch::StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel, const data::MoeShape& shape)
+    : config(config), kernel(kernel), shape(shape), grid(to_launch_shape(kernels::launch_geometry(config, shape))) {}
+
+void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
+                    const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream) {
+    const data::MoeShape& s = stage.shape;
+    const bool fused = stage.config.fused_mxfp8_out;
+    void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
+    const MoeStage1Args args{io.act, io.act_scale, io.w1, io.w1_scale, sorted.sorted_token_ids.data(),
+                             sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(), out,
+                             fused ? io.out_scale : nullptr, s.tokens, s.topk, s.model_dim, s.inter_dim};
+    stage.kernel.launch(stage.grid, stream, args);
+    if (fused) return;
+    const unsigned long long blocks = 1ULL * s.tokens * s.topk * s.inter_dim / kernels::kMxBlock;
+    data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
+}
+
+void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,
+                    const Stage2Buffers& io, const gpu::Stream& stream) {
+    const data::MoeShape& s = stage.shape;
+    const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
+    if (atomic) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
+    const MoeStage2Args args{io.act, io.act_scale, io.w2, io.w2_scale, sorted.sorted_token_ids.data(),
+                             sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
+                             atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim};
+    stage.kernel.launch(stage.grid, stream, args);
+    if (atomic) return;
+    const MoeReduceArgs reduce_args{io.partial, io.out, s.tokens, s.topk, s.model_dim};
+    reduce.launch(to_launch_shape(kernels::reduce_launch_geometry(s)), stream, reduce_args);
+}
+
+}  // namespace moetune::launch

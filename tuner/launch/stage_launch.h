@@ -1,0 +1,63 @@
+#pragma once
+// The launch sequence of the fused MoE's two stages, in one place for the tuner's measurements
+// (measure/candidate_launch.h) and the library (runtime/), so a tuned row's timings describe exactly
+// what libmoetune runs (aiter-fmoe-format.md §3.7, §5):
+//   stage 1, _fp8     the kernel writes MXFP8 values + e8m0 scales (stage 2's input)
+//   stage 1, bf16 out the kernel, then the MXFP8 quantisation of its output (dynamic scales, as
+//                     AITER's unfused path quantises it)
+//   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds
+//   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
+// Everything is enqueued on one stream into buffers the caller owns: nothing is allocated, so a
+// sequence can be captured in a graph.
+#include <cstdint>
+
+#include "data/moe_problem.h"
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/device_moe_data.h"
+#include "gpu/module.h"
+#include "gpu/stream.h"
+#include "kernels/kernel_config.h"
+
+namespace moetune::launch {
+
+// One compiled stage kernel bound to one problem (its token count included): the grid is fixed here.
+struct StageLaunch {
+    // `kernel` is the config's compiled entry point and must outlive this object. Throws
+    // std::invalid_argument when the config does not tile the shape (kernels::launch_geometry).
+    StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel, const data::MoeShape& shape);
+
+    kernels::KernelConfig config;
+    const gpu::Kernel& kernel;
+    data::MoeShape shape;
+    gpu::LaunchShape grid;
+};
+
+// Device buffers of stage 1 for M = shape.tokens.
+struct Stage1Buffers {
+    const uint8_t* act = nullptr;        // MXFP8 [M, model_dim] e4m3fn
+    const uint8_t* act_scale = nullptr;  // [M, model_dim/32] e8m0
+    const uint8_t* w1 = nullptr;         // formats::WeightLayout::mma_k128, role gate_up
+    const uint8_t* w1_scale = nullptr;
+    uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
+    uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
+    uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
+};
+
+// Device buffers of stage 2 for M = shape.tokens.
+struct Stage2Buffers {
+    const uint8_t* act = nullptr;        // MXFP8 [M*topk, inter] (Stage1Buffers::out)
+    const uint8_t* act_scale = nullptr;  // [M*topk, inter/32]
+    const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
+    const uint8_t* w2_scale = nullptr;
+    uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
+    uint16_t* out = nullptr;      // bf16 [M, model_dim]
+};
+
+// `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).
+void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
+                    const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream);
+// `reduce`: moe_reduce.hip's kernel (measure::harness_kernel_names::kReduce), run in reduce mode.
+void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,
+                    const Stage2Buffers& io, const gpu::Stream& stream);
+
+}  // namespace moetune::launch

@@ -1,0 +1,16 @@
+#pragma once
+// Where libmoetune keeps compiled kernels: the caller's directory, else the default one `moetune
+// compile` and sweeps fill, so kernels tuned on this host are already there.
+#include <filesystem>
+
+#include "moetune/fused_moe.h"
+#include "rtc/kernel_cache.h"
+
+namespace moetune::runtime {
+
+inline std::filesystem::path cache_dir(const FusedMoeOptions& options) {
+    if (options.cache_dir.empty()) return rtc::KernelCache::default_dir();
+    return options.cache_dir;
+}
+
+}  // namespace moetune::runtime

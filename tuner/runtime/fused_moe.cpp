@@ -1,0 +1,175 @@
+// moetune::FusedMoe (include/moetune/fused_moe.h): plans per bucket (bucket_planner.h), kernels
+// (stage_kernels.h), a workspace (workspace.h), and launch/stage_launch.h's sequence -- the one the
+// tuner timed -- on the caller's buffers and stream.
+#include "moetune/fused_moe.h"
+
+#include <functional>
+#include <initializer_list>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include "data_gpu/data_kernels.h"
+#include "data_gpu/moe_sorting_gpu.h"
+#include "data_gpu/mxfp8_quant_gpu.h"
+#include "gpu/device.h"
+#include "gpu/stream.h"
+#include "kernels/device_limits.h"
+#include "launch/stage_launch.h"
+#include "measure/harness_kernels.h"
+#include "rtc/kernel_cache.h"
+#include "runtime/bucket_planner.h"
+#include "runtime/cache_dir.h"
+#include "runtime/stage_kernels.h"
+#include "runtime/workspace.h"
+#include "table/bucket.h"
+
+namespace moetune {
+namespace {
+
+gpu::DeviceInfo current_device_info() {
+    if (const std::string why = gpu::unavailable_reason(); !why.empty())
+        throw std::runtime_error("FusedMoe: no usable GPU: " + why);
+    return gpu::device_info(gpu::current_device());
+}
+
+// The arch's preset with the device's own SM / CU count, which the shape heuristics read.
+kernels::DeviceLimits limits_of(const gpu::DeviceInfo& info) {
+    std::optional<kernels::DeviceLimits> limits = kernels::device_limits_for_arch(info.arch);
+    if (!limits) limits = kernels::device_limits_for_arch(info.gfx);
+    if (!limits) throw std::runtime_error("FusedMoe: moetune has no kernels for " + info.name + " (" + info.arch + ")");
+    limits->multiprocessors = info.cu_num;
+    return *limits;
+}
+
+std::function<void(const std::string&)> log_or_clog(std::function<void(const std::string&)> log) {
+    if (log) return log;
+    return [](const std::string& line) { std::clog << line << '\n'; };
+}
+
+void require_buffer(const void* p, const char* what) {
+    if (!p) throw std::invalid_argument(std::string("FusedMoe::run: ") + what + " is null");
+}
+
+}  // namespace
+
+struct FusedMoe::Impl {
+    Impl(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options, gpu::DeviceInfo device)
+        : info(std::move(device)),
+          cache(runtime::cache_dir(options)),
+          planner(std::move(shape), std::move(tables), {info.gfx, info.cu_num}, limits_of(info),
+                  log_or_clog(std::move(options.log))) {}
+
+    void prepare(int max_tokens);
+    void run(const FusedMoeArgs& args, const gpu::Stream& stream);
+
+    gpu::DeviceInfo info;
+    rtc::KernelCache cache;
+    runtime::BucketPlanner planner;  // throws for a shape the kernels do not implement
+    std::unique_ptr<data::DataKernels> data_kernels;  // activation quantisation, sort (made by prepare)
+    std::unique_ptr<measure::HarnessKernels> support;  // stage 2's reduce
+    runtime::StageKernels stage_kernels;
+    std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
+    std::optional<runtime::Workspace> workspace;
+};
+
+void FusedMoe::Impl::prepare(int max_tokens) {
+    if (max_tokens < 1)
+        throw std::invalid_argument("prepare: max_tokens must be >= 1, got " + std::to_string(max_tokens));
+    if (workspace && workspace->tokens >= max_tokens) return;
+    std::vector<kernels::KernelConfig> configs;
+    runtime::WorkspaceNeeds needs;
+    for (long long bucket : table::aiter_buckets()) {
+        if (bucket > table::padded_m(max_tokens)) break;
+        const runtime::BucketPlan& p = plans[bucket] = planner.plan(static_cast<int>(bucket));
+        configs.push_back(p.configs.stage1);
+        configs.push_back(p.configs.stage2);
+        needs.stage1_bf16 = needs.stage1_bf16 || !p.configs.stage1.fused_mxfp8_out;
+        needs.partials = needs.partials || p.configs.stage2.mode == kernels::Stage2Mode::reduce;
+        needs.block_ms.insert(p.plan.block_m);
+    }
+    stage_kernels.load(configs, info.arch, cache);
+    if (!data_kernels) data_kernels = std::make_unique<data::DataKernels>(&cache);
+    if (!support) support = std::make_unique<measure::HarnessKernels>(&cache);
+    workspace.reset();  // free the smaller one first
+    data::MoeShape at_most = planner.problem();
+    at_most.tokens = max_tokens;
+    workspace.emplace(at_most, needs);
+}
+
+void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
+    if (a.tokens < 0)
+        throw std::invalid_argument("FusedMoe::run: tokens must be >= 0, got " + std::to_string(a.tokens));
+    if (a.tokens == 0) return;
+    if (!workspace || a.tokens > workspace->tokens)
+        throw std::invalid_argument("FusedMoe::run: " + std::to_string(a.tokens) + " tokens, but prepare() was given " +
+                                    std::to_string(workspace ? workspace->tokens : 0) +
+                                    "; call prepare() with at least the largest token count first");
+    using Buffer = std::pair<const void*, const char*>;
+    for (const auto& [p, what] : std::initializer_list<Buffer>{{a.hidden, "hidden"},
+                                                               {a.topk_ids, "topk_ids"},
+                                                               {a.topk_weights, "topk_weights"},
+                                                               {a.w1, "w1"},
+                                                               {a.w1_scale, "w1_scale"},
+                                                               {a.w2, "w2"},
+                                                               {a.w2_scale, "w2_scale"},
+                                                               {a.out, "out"}})
+        require_buffer(p, what);
+
+    const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
+    data::MoeShape shape = planner.problem();
+    shape.tokens = a.tokens;
+    runtime::Workspace& ws = *workspace;
+
+    const auto* hidden = static_cast<const uint16_t*>(a.hidden);
+    const unsigned long long act_blocks = 1ULL * a.tokens * shape.model_dim / kernels::kMxBlock;
+    data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
+
+    data::DeviceSortedRouting& sorted = ws.sorted.at(p.plan.block_m);
+    data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, stream);
+
+    const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
+    launch::enqueue_stage1(stage1, *data_kernels, sorted,
+                           {.act = ws.act.data(),
+                            .act_scale = ws.act_scale.data(),
+                            .w1 = static_cast<const uint8_t*>(a.w1),
+                            .w1_scale = static_cast<const uint8_t*>(a.w1_scale),
+                            .bf16_out = ws.stage1_bf16.data(),
+                            .out = ws.stage1_out.data(),
+                            .out_scale = ws.stage1_out_scale.data()},
+                           stream);
+
+    const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
+    launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted,
+                           {.act = ws.stage1_out.data(),
+                            .act_scale = ws.stage1_out_scale.data(),
+                            .w2 = static_cast<const uint8_t*>(a.w2),
+                            .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
+                            .partial = ws.partials.data(),
+                            .out = static_cast<uint16_t*>(a.out)},
+                           stream);
+}
+
+FusedMoe::FusedMoe(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options)
+    : impl_(std::make_unique<Impl>(std::move(shape), std::move(tables), std::move(options), current_device_info())) {}
+
+FusedMoe::~FusedMoe() = default;
+FusedMoe::FusedMoe(FusedMoe&&) noexcept = default;
+FusedMoe& FusedMoe::operator=(FusedMoe&&) noexcept = default;
+
+const std::string& FusedMoe::gfx() const { return impl_->info.gfx; }
+
+int FusedMoe::cu_num() const { return impl_->info.cu_num; }
+
+KernelPlan FusedMoe::plan(int tokens) const { return impl_->planner.plan(tokens).plan; }
+
+void FusedMoe::prepare(int max_tokens) { impl_->prepare(max_tokens); }
+
+int FusedMoe::prepared_tokens() const { return impl_->workspace ? impl_->workspace->tokens : 0; }
+
+void FusedMoe::run(const FusedMoeArgs& args, void* stream) { impl_->run(args, gpu::Stream::borrow(stream)); }
+
+}  // namespace moetune

@@ -1,0 +1,52 @@
+// FusedMoe::weight_bytes and FusedMoe::lay_out_weights: the expert weights' sizes and their
+// logical -> kernel layout copy (measure/weight_layout_gpu.h, the permutation the tuner's
+// measurements use), for weights in the caller's device memory.
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+
+#include "formats/weight_layout.h"
+#include "gpu/stream.h"
+#include "measure/harness_kernels.h"
+#include "measure/weight_layout_gpu.h"
+#include "moetune/fused_moe.h"
+#include "rtc/kernel_cache.h"
+#include "runtime/cache_dir.h"
+
+namespace moetune {
+namespace {
+
+formats::ExpertWeightDims w1_dims(const MoeShapeKey& s) { return {s.experts, 2 * s.inter_dim, s.model_dim}; }
+formats::ExpertWeightDims w2_dims(const MoeShapeKey& s) { return {s.experts, s.model_dim, s.inter_dim}; }
+
+}  // namespace
+
+ExpertWeightBytes FusedMoe::weight_bytes(const MoeShapeKey& shape) {
+    return {measure::weight_tensor_bytes(w1_dims(shape), false), measure::weight_tensor_bytes(w1_dims(shape), true),
+            measure::weight_tensor_bytes(w2_dims(shape), false), measure::weight_tensor_bytes(w2_dims(shape), true)};
+}
+
+void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& logical,
+                               const ExpertWeightsOut& kernel_layout, void* stream, const FusedMoeOptions& options) {
+    for (const void* p : std::initializer_list<const void*>{logical.w1, logical.w1_scale, logical.w2, logical.w2_scale,
+                                                            kernel_layout.w1, kernel_layout.w1_scale, kernel_layout.w2,
+                                                            kernel_layout.w2_scale})
+        if (!p) throw std::invalid_argument("FusedMoe::lay_out_weights: a weight buffer is null");
+    const rtc::KernelCache cache(runtime::cache_dir(options));
+    const measure::HarnessKernels kernels(&cache);
+    const gpu::Stream s = gpu::Stream::borrow(stream);
+    using formats::WeightRole;
+    const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
+    const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), false, bytes(logical.w1),
+                                  out(kernel_layout.w1), s);
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), true, bytes(logical.w1_scale),
+                                  out(kernel_layout.w1_scale), s);
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), false, bytes(logical.w2),
+                                  out(kernel_layout.w2), s);
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), true, bytes(logical.w2_scale),
+                                  out(kernel_layout.w2_scale), s);
+    s.synchronize();  // the layout kernels' module is unloaded on return
+}
+
+}  // namespace moetune
