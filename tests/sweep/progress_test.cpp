@@ -12,10 +12,21 @@ TEST_CASE("progress: durations read like a clock") {
     CHECK(format_duration(-5) == "0s");
 }
 
-TEST_CASE("progress: the ETA is the mean time per candidate so far times what is left") {
+TEST_CASE("progress: the ETA is the time per unit of work so far times the work left") {
     CHECK_FALSE(estimate_eta(0, 100, 10.0));
     CHECK(*estimate_eta(10, 100, 5.0) == Approx(45.0));
     CHECK(*estimate_eta(100, 100, 50.0) == 0.0);
+}
+
+TEST_CASE("progress: a candidate's work grows with its bucket, as the H200 sweep's did") {
+    CHECK(candidate_work(1) == Approx(1.0).epsilon(0.01));
+    CHECK(candidate_work(64) == Approx(1.25));
+    // The 2-GPU sweep: ~12 ms per candidate at small M, ~0.85 s at 16384 (70x).
+    CHECK(candidate_work(16384) / candidate_work(1) == Approx(65).epsilon(0.05));
+    // 100 small candidates done in 1.2 s; 46 left at 16384 tokens: about 46 x 0.78 s, not 46 x 12 ms.
+    const double done = 100 * candidate_work(1);
+    const double total = done + 46 * candidate_work(16384);
+    CHECK(*estimate_eta(done, total, 1.2) == Approx(46 * 0.012 * candidate_work(16384)).epsilon(0.01));
 }
 
 TEST_CASE("progress: bar, counts, label and ETA on one line") {

@@ -26,11 +26,12 @@ std::string format_duration(double seconds) {
     return fmt::format("{}s", s);
 }
 
-std::optional<double> estimate_eta(std::size_t done, std::size_t total, double elapsed_seconds) {
-    if (done == 0) return std::nullopt;
-    const std::size_t left = total > done ? total - done : 0;
-    return elapsed_seconds / static_cast<double>(done) * static_cast<double>(left);
+std::optional<double> estimate_eta(double done, double total, double elapsed_seconds) {
+    if (!(done > 0)) return std::nullopt;
+    return elapsed_seconds / done * std::max(0.0, total - done);
 }
+
+double candidate_work(int tokens) { return 1.0 + tokens / 256.0; }
 
 std::string format_progress(std::size_t done, std::size_t total, const std::string& label,
                             std::optional<double> eta_seconds) {
@@ -47,7 +48,8 @@ Progress::Mode Progress::mode_for_stderr() {
     return ::isatty(STDERR_FILENO) ? Mode::redraw : Mode::log_lines;
 }
 
-Progress::Progress(std::size_t total_candidates, Mode mode) : total_(total_candidates), mode_(mode) {}
+Progress::Progress(std::size_t total_candidates, double total_work, Mode mode)
+    : total_(total_candidates), mode_(mode), total_work_(total_work) {}
 
 void Progress::start_bucket(std::string label) {
     std::lock_guard lock(mutex_);
@@ -55,14 +57,16 @@ void Progress::start_bucket(std::string label) {
     draw_locked(true);
 }
 
-void Progress::add_candidates(std::size_t n) {
+void Progress::add_candidates(std::size_t n, double work_each) {
     std::lock_guard lock(mutex_);
     total_ += n;
+    total_work_ += double(n) * work_each;
 }
 
-void Progress::candidate_done() {
+void Progress::candidate_done(double work) {
     std::lock_guard lock(mutex_);
     ++done_;
+    done_work_ += work;
     draw_locked(false);
 }
 
@@ -87,7 +91,7 @@ void Progress::draw_locked(bool force) {
     if (!force && now - last_draw_ < interval) return;
     last_draw_ = now;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const std::string line = format_progress(done_, total_, label_, estimate_eta(done_, total_, elapsed));
+    const std::string line = format_progress(done_, total_, label_, estimate_eta(done_work_, total_work_, elapsed));
     if (mode_ == Mode::log_lines) {
         spdlog::info("{}", line);
         return;

@@ -61,7 +61,11 @@ table::TunedRow tuned_row(const PlanTarget& target, const table::TableShape& sha
 class BucketRun {
 public:
     BucketRun(const PlanEntry& entry, BucketReport& report, const PlanTarget& target, const SweepSettings& settings)
-        : entry_(entry), report_(report), target_(target), settings_(settings) {}
+        : entry_(entry),
+          report_(report),
+          target_(target),
+          settings_(settings),
+          work_(candidate_work(entry.problem->tokens)) {}
 
     void run(TaskRunner& runner, CompileAhead& compiler, const PlanEntry* next, Progress& progress) {
         const std::vector<kernels::KernelConfig> configs = configs_of(entry_);
@@ -77,7 +81,7 @@ public:
             m.result.kernel_name = kernels::kernel_name(c);
             if (auto it = compile_failures.find(m.result.kernel_name); it != compile_failures.end()) {
                 m.result.failure = it->second;  // not sent to a GPU
-                progress.candidate_done();
+                progress.candidate_done(work_);
             } else {
                 to_measure.push_back(candidates.size());
             }
@@ -92,7 +96,7 @@ public:
             for (const MeasuredCandidate& m : candidates) screened.push_back(candidate_result(m));
             const std::vector<std::size_t> finalists =
                 select::screening_finalists(screened, settings_.task.err_ratio, settings_.finalist_margin);
-            progress.add_candidates(finalists.size());
+            progress.add_candidates(finalists.size(), work_);
             measure_pass(candidates, finalists, settings_.task.timing, runner, progress);
         } else {
             measure_pass(candidates, to_measure, settings_.task.timing, runner, progress);
@@ -118,7 +122,7 @@ private:
             task.timing = timing;
             tasks.push_back(std::move(task));
         }
-        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(); });
+        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(work_); });
         if (results.size() != tasks.size())
             throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
                                    std::to_string(tasks.size()) + " tasks");
@@ -177,6 +181,7 @@ private:
     BucketReport& report_;
     const PlanTarget& target_;
     const SweepSettings& settings_;
+    const double work_;  // progress work of each candidate of this bucket (candidate_work)
 };
 
 void log_bucket(const BucketReport& r) {
@@ -199,6 +204,7 @@ std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const
     std::vector<BucketReport> reports(entries.size());
     std::vector<std::size_t> work;
     std::size_t total = 0;
+    double total_work = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const PlanEntry& e = entries[i];
         BucketReport& r = reports[i];
@@ -215,6 +221,7 @@ std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const
         } else {
             work.push_back(i);
             total += e.candidate_count();
+            total_work += double(e.candidate_count()) * candidate_work(e.problem->tokens);
         }
     }
     const auto save_report = [&](bool finished) {
@@ -223,7 +230,7 @@ std::vector<BucketReport> run_sweep(const std::vector<PlanEntry>& entries, const
     };
     save_report(false);
 
-    Progress progress(total, settings.progress);
+    Progress progress(total, total_work, settings.progress);
     if (!work.empty()) compiler.start(configs_of(entries[work.front()]));
     for (std::size_t k = 0; k < work.size(); ++k) {
         const PlanEntry& entry = entries[work[k]];
