@@ -19,6 +19,7 @@
 #include "gpu/stream.h"
 #include "kernels/device_limits.h"
 #include "launch/stage_launch.h"
+#include "measure/device_kernel_limits.h"
 #include "measure/harness_kernels.h"
 #include "rtc/kernel_cache.h"
 #include "runtime/bucket_planner.h"
@@ -36,12 +37,9 @@ gpu::DeviceInfo current_device_info() {
     return gpu::device_info(gpu::current_device());
 }
 
-// The arch's preset with the device's own SM / CU count, which the shape heuristics read.
 kernels::DeviceLimits limits_of(const gpu::DeviceInfo& info) {
-    std::optional<kernels::DeviceLimits> limits = kernels::device_limits_for_arch(info.arch);
-    if (!limits) limits = kernels::device_limits_for_arch(info.gfx);
+    const std::optional<kernels::DeviceLimits> limits = measure::device_kernel_limits(info);
     if (!limits) throw std::runtime_error("FusedMoe: moetune has no kernels for " + info.name + " (" + info.arch + ")");
-    limits->multiprocessors = info.cu_num;
     return *limits;
 }
 

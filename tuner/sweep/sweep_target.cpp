@@ -7,6 +7,7 @@
 
 #include "gpu/device.h"
 #include "kernels/device_limits.h"
+#include "measure/device_kernel_limits.h"
 
 namespace moetune::sweep {
 namespace {
@@ -19,15 +20,10 @@ std::string join(const std::vector<std::string>& items) {
 
 // The preset for a device, with the device's own counts where it reports them.
 kernels::DeviceLimits limits_of(const gpu::DeviceInfo& d) {
-    std::optional<kernels::DeviceLimits> limits = kernels::device_limits_for_arch(d.arch);
-    if (!limits) limits = kernels::device_limits_for_arch(d.gfx);
+    const std::optional<kernels::DeviceLimits> limits = measure::device_kernel_limits(d);
     if (!limits)
         throw std::invalid_argument("GPU " + std::to_string(d.index) + " (" + d.name + ", " + d.arch +
                                     ") has no device-limits preset; moetune knows " + join(kernels::known_archs()));
-    limits->multiprocessors = d.cu_num;
-    if (d.shared_mem_per_block_optin > 0)
-        limits->max_shared_memory_per_block = static_cast<int>(d.shared_mem_per_block_optin);
-    if (d.registers_per_block > 0) limits->registers_per_block = d.registers_per_block;
     return *limits;
 }
 
