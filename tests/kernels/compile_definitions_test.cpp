@@ -9,24 +9,18 @@
 #include "kernels/compile_definitions.h"
 #include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
+#include "parsed_config.h"
 #include "support/catch.hpp"
 #include "support/test_env.h"
 
 using namespace moetune::kernels;
+using moetune::test::parse;
 
 namespace {
 std::map<std::string, std::string> definitions(const KernelConfig& c) {
     std::map<std::string, std::string> m;
     for (const Definition& d : compile_definitions(c)) CHECK(m.emplace(d.name, d.value).second);
     return m;
-}
-
-KernelConfig parse(const std::string& name) {
-    std::string why;
-    const auto c = parse_kernel_name(name, &why);
-    INFO(name << ": " << why);
-    REQUIRE(c);
-    return *c;
 }
 
 std::string template_text(const std::string& path) {

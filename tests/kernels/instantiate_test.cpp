@@ -13,21 +13,15 @@
 #include "instantiate/kernel_request.h"
 #include "kernels/candidates.h"
 #include "kernels/kernel_name.h"
+#include "parsed_config.h"
 #include "support/catch.hpp"
 #include "support/test_env.h"
 
 using namespace moetune;
+using moetune::test::parse;
 using instantiate::CompileStatus;
 
 namespace {
-kernels::KernelConfig parse(const std::string& name) {
-    std::string why;
-    const auto c = kernels::parse_kernel_name(name, &why);
-    INFO(name << ": " << why);
-    REQUIRE(c);
-    return *c;
-}
-
 bool has(const std::vector<std::string>& v, const std::string& item) {
     return std::find(v.begin(), v.end(), item) != v.end();
 }

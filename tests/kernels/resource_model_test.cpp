@@ -7,19 +7,13 @@
 
 #include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
+#include "parsed_config.h"
 #include "support/catch.hpp"
 
 using namespace moetune::kernels;
+using moetune::test::parse;
 
 namespace {
-KernelConfig parse(const std::string& name) {
-    std::string why;
-    const auto c = parse_kernel_name(name, &why);
-    INFO(name << ": " << why);
-    REQUIRE(c);
-    return *c;
-}
-
 int registers(const std::string& name) { return estimate_resources(parse(name)).registers_per_thread; }
 
 struct Measured {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/median.h"
+
 namespace moetune::instantiate {
 
 std::optional<TimeStats> time_stats(std::vector<double> seconds) {
@@ -12,7 +14,7 @@ std::optional<TimeStats> time_stats(std::vector<double> seconds) {
     TimeStats s;
     s.count = n;
     s.mean = std::accumulate(seconds.begin(), seconds.end(), 0.0) / double(n);
-    s.median = n % 2 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+    s.median = sorted_median(seconds);
     s.max = seconds.back();
     return s;
 }

@@ -2,17 +2,11 @@
 
 #include <algorithm>
 
-#include "common/mx_types.h"
+#include "formats/bf16_vector.h"
 #include "formats/mx_quantize.h"
 
 namespace moetune::measure {
 namespace {
-
-std::vector<float> bf16_to_float(const std::vector<uint16_t>& bits) {
-    std::vector<float> out(bits.size());
-    std::transform(bits.begin(), bits.end(), out.begin(), [](uint16_t b) { return mx_bf16_to_float(b); });
-    return out;
-}
 
 // The bytes of one copy: what a launch reads besides weights and routing, and what it writes.
 template <class... Buffers>
@@ -118,7 +112,7 @@ std::vector<float> CandidateLaunch::output(int copy) const {
         formats::dequantize_mxfp8(o.fp8.download(), o.fp8_scale.download(), rows, s.inter_dim, out);
         return out;
     }
-    return bf16_to_float(o.bf16.download());
+    return formats::bf16_to_floats(o.bf16.download());
 }
 
 const std::vector<float>& CandidateLaunch::reference() const {

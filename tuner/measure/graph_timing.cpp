@@ -5,6 +5,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "common/median.h"
 #include "gpu/event.h"
 #include "gpu/graph.h"
 
@@ -14,8 +15,7 @@ TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_gra
     if (replay_ms.empty() || launches_per_graph < 1)
         throw std::invalid_argument("summarize_replays: needs at least one replay of at least one launch");
     std::sort(replay_ms.begin(), replay_ms.end());
-    const std::size_t n = replay_ms.size();
-    const double median = n % 2 ? replay_ms[n / 2] : (double(replay_ms[n / 2 - 1]) + replay_ms[n / 2]) / 2;
+    const double median = sorted_median(replay_ms);
     TimingStats s;
     s.us_per_launch = median * 1000.0 / launches_per_graph;
     s.spread_pct = median > 0 ? (double(replay_ms.back()) - replay_ms.front()) / median * 100.0 : 0.0;
