@@ -6,8 +6,10 @@
 // Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
 //   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128)
 //   TILE_N   W1 rows (gate+up, interleaved) per CTA
-//   WARPS_M x WARPS_N  warps per CTA; warp (wm, wn) owns rows wm*TILE_M/WARPS_M.. and W1 rows
+//   WARPS_M x WARPS_N  warps per K-group; warp (wm, wn) owns rows wm*TILE_M/WARPS_M.. and W1 rows
 //            wn*TILE_N/WARPS_N.. of the tile
+//   WARPS_K  K-groups (_kw): each walks every WARPS_K-th prefetch group of K, and they sum through
+//            shared memory before group 0 runs the epilogue (common/moe_gemm.h)
 //   PIPE     128-wide K chunks per weight prefetch group (tile_k = 128 * PIPE); two groups are
 //            in flight per warp (the one being multiplied and the next)
 //   NON_TEMPORAL  stream the weights past L2 (evict-first)
@@ -22,7 +24,8 @@
 
 __device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
 
-template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH, bool FUSE_FP8>
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
+          bool FUSE_FP8>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -46,11 +49,18 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     const unsigned char* w = args.w1 + (long long)expert * n_rows * (K / 2);
     const unsigned char* ws = args.w1_scale + (long long)expert * n_rows * (K / 32);
     const int warp = int(threadIdx.x) >> 5;
-    const int m0 = (warp / WARPS_N) * WARP_M;
-    const int n0 = int(blockIdx.y) * TILE_N + (warp % WARPS_N) * WARP_N;
+    // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
+    const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
+    const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
+    const int m0 = (mn_warp / WARPS_N) * WARP_M;
+    const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
 
-    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH> gemm;
-    gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K);
+    typedef MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> Gemm;
+    Gemm gemm;
+    gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K, k_group);
+    __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
+    mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
+    if (k_group != 0) return;
 
     // Epilogue. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
     // same output columns, i.e. n8 tiles (4p, 4p+1) are gate and (4p+2, 4p+3) are up for columns
@@ -126,7 +136,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
 // KernelConfig (tuner/kernels/compile_definitions.h), so the symbol is the kernel's name.
 #ifdef MOETUNE_KERNEL_NAME
 extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
-    moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_TILE_K / 128,
+    moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0>(args);
 }
 #endif

@@ -8,7 +8,7 @@
 //   TILE_M   sorted rows per CTA (16, 32, 64, 128); SORT_BM the moe_sorting block size, a
 //            multiple of TILE_M (AITER's _sbm: a stage-2 tile may be half the sort block)
 //   TILE_N   model_dim columns per CTA
-//   WARPS_M x WARPS_N, PIPE, NON_TEMPORAL, MMA_PATH as in stage 1 (tile_k = 128 * PIPE along inter_dim)
+//   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH as in stage 1 (tile_k = 128 * PIPE along inter_dim)
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/memory.h"
@@ -16,7 +16,8 @@
 #include "common/mx_types.h"
 #include "common/test_break.h"
 
-template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH, bool ATOMIC, int SORT_BM>
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
+          bool ATOMIC, int SORT_BM>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -47,11 +48,18 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
     const unsigned char* w = args.w2 + (long long)expert * n_rows * (K / 2);
     const unsigned char* ws = args.w2_scale + (long long)expert * n_rows * (K / 32);
     const int warp = int(threadIdx.x) >> 5;
-    const int m0 = (warp / WARPS_N) * WARP_M;
-    const int n0 = int(blockIdx.y) * TILE_N + (warp % WARPS_N) * WARP_N;
+    // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
+    const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
+    const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
+    const int m0 = (mn_warp / WARPS_N) * WARP_M;
+    const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
 
-    MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH> gemm;
-    gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K);
+    typedef MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> Gemm;
+    Gemm gemm;
+    gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K, k_group);
+    __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
+    mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
+    if (k_group != 0) return;
 
     const int lane = int(threadIdx.x) & 31;
     const int g = lane >> 2, t = lane & 3;
@@ -84,7 +92,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
 // The entry point of one candidate (see moe_stage1.hip).
 #ifdef MOETUNE_KERNEL_NAME
 extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage2Args args) {
-    moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_TILE_K / 128,
+    moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M>(args);
 }
 #endif

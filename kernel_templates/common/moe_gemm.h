@@ -17,21 +17,26 @@
 #include "mx_types.h"
 
 // MMA_PATH: KernelConfig::mma (0 = fp8, 1 = bf16), the path of mx_block_mma.h.
-template <int WARP_M, int WARP_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH>
+// WARPS_K: KernelConfig::k_warps. K-group q of the workgroup walks prefetch groups q, q + WARPS_K,
+// ... (together the groups sweep each weight row's contiguous K range front to back); their partial
+// sums meet in mx_sum_k_groups.
+template <int WARP_M, int WARP_N, int PIPE, bool NON_TEMPORAL, int MMA_PATH, int WARPS_K>
 struct MxMoeWarpGemm {
     typedef typename MxBlockMmaOf<MMA_PATH>::type Mma;
     static constexpr int MT = WARP_M / 16;   // 16-row tensor-core tiles
     static constexpr int NJ = WARP_N / 8;    // 8-column tensor-core tiles
     static_assert(WARP_M % 16 == 0 && WARP_N % 8 == 0, "warp tile must be a whole number of 16x8 MMA tiles");
+    static constexpr int kAccumulators = MT * NJ * 4;  // per lane
 
     float acc[MT][NJ][4];
 
     // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; act_row: the activation row of each of
     // the warp's WARP_M rows (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
-    // w_scale: this expert's [N, K/32]; n0: first weight row of this warp (a multiple of 8).
+    // w_scale: this expert's [N, K/32]; n0: first weight row of this warp (a multiple of 8);
+    // k_group: this warp's K-group, 0..WARPS_K-1.
     __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
                         const int* act_row, const unsigned char* __restrict__ w,
-                        const unsigned char* __restrict__ w_scale, int n0, int K) {
+                        const unsigned char* __restrict__ w_scale, int n0, int K, int k_group) {
         const int lane = int(threadIdx.x) & 31;
         const int g = lane >> 2, t = lane & 3;
         const int k128_count = K / 128;
@@ -45,7 +50,7 @@ struct MxMoeWarpGemm {
         // lane) are issued together, then multiplied. Latency is hidden by those loads in flight
         // plus the other resident warps; a second in-register buffer cost more registers (and so
         // occupancy) than it gave.
-        for (int chunk0 = 0; chunk0 < k128_count; chunk0 += PIPE) {
+        for (int chunk0 = k_group * PIPE; chunk0 < k128_count; chunk0 += PIPE * WARPS_K) {
             mx_u32x4 wv[PIPE][NJ];
             load_weights(wv, w, n0, chunk0, k128_count, lane);
 #pragma unroll
@@ -127,6 +132,38 @@ private:
         }
     }
 };
+
+// With K-groups (WARPS_K > 1, KernelConfig::k_warps): adds the partial sums of groups 1..WARPS_K-1
+// into group 0's accumulators, one group at a time through `scratch`, one fp32 tile of the
+// workgroup (TILE_M x TILE_N floats: MN_WARPS warps x kAccumulators x 32 lanes, lane-minor so a
+// warp's stores and loads hit 32 banks). The order is fixed, so results do not vary run to run.
+// Every thread of the workgroup must call it; afterwards only group 0 holds the tile's sums.
+template <int WARPS_K, int MN_WARPS, class Gemm>
+__device__ inline void mx_sum_k_groups(Gemm& gemm, float* scratch, int k_group, int mn_warp) {
+    if constexpr (WARPS_K > 1) {
+        float* mine = scratch + mn_warp * Gemm::kAccumulators * 32 + (int(threadIdx.x) & 31);
+        for (int q = 1; q < WARPS_K; ++q) {
+            if (k_group == q) {
+#pragma unroll
+                for (int i = 0; i < Gemm::MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < Gemm::NJ; ++j)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) mine[((i * Gemm::NJ + j) * 4 + e) * 32] = gemm.acc[i][j][e];
+            }
+            __syncthreads();
+            if (k_group == 0) {
+#pragma unroll
+                for (int i = 0; i < Gemm::MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < Gemm::NJ; ++j)
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) gemm.acc[i][j][e] += mine[((i * Gemm::NJ + j) * 4 + e) * 32];
+            }
+            __syncthreads();
+        }
+    }
+}
 
 // Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory: the token of each
 // row (-1 for padding, whose token field is M) and its top-k slot.

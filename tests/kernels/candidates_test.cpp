@@ -40,7 +40,7 @@ void check_fits(const KernelConfig& c, const MoeShape& s, const DeviceLimits& d)
     REQUIRE(grid);
     // The templates' static_asserts (kernel_templates/moe_stage1.hip, moe_stage2.hip).
     const int warp_m = c.tile_m / grid->warps_m, warp_n = c.tile_n / grid->warps_n;
-    CHECK(grid->warps_m * grid->warps_n == c.warps);
+    CHECK(grid->warps_m * grid->warps_n * c.k_warps == c.warps);
     CHECK(warp_m % 16 == 0);
     CHECK(warp_n % (stage1 ? (c.fused_mxfp8_out ? 64 : 32) : 8) == 0);
     CHECK(sort_block_m(c) % c.tile_m == 0);
@@ -75,8 +75,8 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
     }
 }
 
-TEST_CASE("the space: streaming knobs on streaming sort blocks, plain reduce, stage-2 warps on wide tiles") {
-    std::size_t streaming_knobs = 0, reduce = 0;
+TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide tiles") {
+    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0;
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         for (const KernelConfig& c : search_space(stage)) {
             INFO(kernel_name(c));
@@ -91,13 +91,20 @@ TEST_CASE("the space: streaming knobs on streaming sort blocks, plain reduce, st
                 CHECK(c.sort_block == 0);
                 ++reduce;
             }
-            if (c.stage == Stage::down) CHECK(c.tile_n >= 16 * c.warps);
+            if (c.k_warps > 1) {
+                CHECK(sort_block_m(c) <= 32);
+                CHECK(c.warps == 8);
+                CHECK(c.tile_k <= 256);
+                ++k_groups;
+            }
+            if (c.stage == Stage::down) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
         }
     }
     CHECK(streaming_knobs > 0);
+    CHECK(k_groups > 0);
     CHECK(reduce > 0);
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 208);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 180);
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 284);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 276);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request, each a whole copy of the space") {

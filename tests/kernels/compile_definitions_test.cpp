@@ -39,7 +39,7 @@ TEST_CASE("stage-1 definitions") {
     const std::map<std::string, std::string> expected = {
         {"MOETUNE_KERNEL_NAME", name},        {"MOETUNE_TILE_M", "32"},   {"MOETUNE_TILE_N", "128"},
         {"MOETUNE_TILE_K", "256"},            {"MOETUNE_WARPS", "4"},     {"MOETUNE_WARPS_M", "2"},
-        {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
+        {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_WARPS_K", "1"},   {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
         {"MOETUNE_MMA_PATH", "0"},            {"MOETUNE_FUSED_MXFP8_OUT", "1"},
     };
     CHECK(d == expected);

@@ -6,6 +6,7 @@
 
 #include "kernels/candidates.h"
 #include "kernels/kernel_name.h"
+#include "kernels/resource_model.h"
 #include "support/catch.hpp"
 
 using namespace moetune::kernels;
@@ -101,6 +102,27 @@ TEST_CASE("_mbf16 selects the bf16 MMA path in both stages, after _nt and before
     CHECK(kernel_name(KernelConfig{.mma = MmaPath::bf16}) == "moetune_moe1_afp8_wfp4_bf16_t32x128x256_mbf16_gui");
 }
 
+TEST_CASE("_kw{n} splits the warps into K-groups, after _gui and before _fp8 / _sbm as in AITER") {
+    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t16x128x128_nt_mbf16_gui_kw4_fp8";
+    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_kw2_sbm32";
+    for (const std::string& name : {s1, s2}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->warps == 8);
+        CHECK(kernel_name(*c) == name);
+    }
+    CHECK(parse_kernel_name(s1)->k_warps == 4);
+    CHECK(parse_kernel_name(s2)->k_warps == 2);
+    // One K-group's warps split the tile: 8 warps in 4 groups leave 2 for 16x128 (64-column blocks).
+    const auto grid = warp_grid(*parse_kernel_name(s1));
+    REQUIRE(grid);
+    CHECK(grid->warps_m * grid->warps_n == 2);
+    CHECK(KernelConfig{}.k_warps == 1);
+    CHECK(kernel_name(KernelConfig{.k_warps = 2}) == "moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw2");
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;
@@ -172,6 +194,14 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_mbf16_mbf16_gui", "repeats"},
         {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_sbm64_mbf16", "'mbf16' must come before 'sbm64'"},
         {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_mbf16_atomic", "'atomic' must come before 'mbf16'"},
+        // K-groups: _kw{1|2|4} dividing the warps, after _gui, before _fp8 / _sbm.
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw1", "canonical"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw3", "kw3 is not one of 1, 2, 4"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w2_gui_kw4", "does not divide the 2 warps"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_kw2_gui", "'gui' must come before 'kw2'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_fp8_kw2", "'kw2' must come before 'fp8'"},
+        {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_sbm64_kw2", "'kw2' must come before 'sbm64'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw02", "unknown token 'kw02'"},
     };
     for (const Case& k : cases) {
         std::string why;

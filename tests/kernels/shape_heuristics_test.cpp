@@ -83,8 +83,15 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
     const auto few = default_config(dsv41_flash_ep4(1), limits);
     REQUIRE(few);
-    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
+    // One token: 180 stage-1 workgroups on 132 SMs, so 8 warps in K-groups.
+    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_nt_mbf16_gui_kw4_fp8");
+    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_mbf16_kw2");
+    // Four tokens (~19 experts, ~680 workgroups, over 4 per SM): the streaming config without them.
+    const auto four = default_config(dsv41_flash_ep4(4), limits);
+    REQUIRE(four);
+    CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
+    CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
     // The fused epilogue's 16x64 warp blocks: 8 warps cover 128 rows x 64 W1 rows.

@@ -1,4 +1,5 @@
 // The verdict rules of one validating run (measure/output_judge.h), on small hand-made outputs.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -88,4 +89,33 @@ TEST_CASE("mismatched sizes are a harness bug, not a verdict", "[measure][judge]
     const std::vector<float> shorter(ref.begin(), ref.end() - 8);
     CHECK_THROWS_AS(judge_output(ref, shorter, 8, ErrorMetric::cosine, 0.1, false), std::invalid_argument);
     CHECK_THROWS_AS(judge_output(ref, ref, 5, ErrorMetric::cosine, 0.1, false), std::invalid_argument);
+}
+
+TEST_CASE("outputs of many slices: counts, first positions and metrics as one pass would give them", "[measure][judge]") {
+    // 3.5 slices of common/parallel_for.h (2^20 values each), rows of 1000 that straddle slice ends.
+    const std::size_t row = 1000, rows = 3670;
+    std::vector<float> ref(row * rows);
+    for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = float(std::sin(0.001 * double(i)) + 0.25);
+
+    std::vector<float> out = ref;
+    const auto clean = judge_output(ref, out, row, ErrorMetric::cosine, 1e-6, false);
+    CHECK(clean.ok);
+    CHECK(std::fabs(clean.err) < 1e-12);
+
+    // Non-finite values in the second and fourth slices: the count is over all, the first is the earliest.
+    out[(std::size_t(1) << 20) + 7] = std::numeric_limits<float>::quiet_NaN();
+    out[3 * (std::size_t(1) << 20) + 11] = std::numeric_limits<float>::infinity();
+    const auto nan = judge_output(ref, out, row, ErrorMetric::cosine, 0.1, false);
+    CHECK(failure_kind(nan.failure) == "nan");
+    CHECK(contains(nan.failure, "2 of 3670000 output values"));
+    const std::size_t first = (std::size_t(1) << 20) + 7;
+    CHECK(contains(nan.failure, "row " + std::to_string(first / row) + ", column " + std::to_string(first % row)));
+
+    // Zero rows in several slices (stage-2 atomic): all counted, the first named.
+    out = ref;
+    for (std::size_t r : {std::size_t(3000), std::size_t(1200), std::size_t(1048)})
+        std::fill(out.begin() + std::ptrdiff_t(r * row), out.begin() + std::ptrdiff_t((r + 1) * row), 0.0f);
+    const auto zero = judge_output(ref, out, row, ErrorMetric::row_cosine, 0.1, true);
+    CHECK(failure_kind(zero.failure) == "wrong");
+    CHECK(contains(zero.failure, "3 output rows left at zero (first: row 1048)"));
 }

@@ -283,9 +283,10 @@ TEST_CASE("sweep: the next bucket compiles while this one is measured; compile f
     CHECK(events == std::vector<std::string>{"start " + n(0), "wait " + n(0), "start " + n(1), "measure 1",
                                              "wait " + n(1), "start " + n(2), "measure 2", "wait " + n(2),
                                              "measure 4"});
-    for (const auto& batch : runner.batches) {
-        CHECK(batch.size() + 1 == s.plan[0].candidate_count());
-        for (const auto& task : batch) CHECK(task.kernel_name != s.winners.stage1);
+    REQUIRE(runner.batches.size() == s.plan.size());  // one measuring pass per bucket
+    for (std::size_t i = 0; i < runner.batches.size(); ++i) {
+        CHECK(runner.batches[i].size() + 1 == s.plan[i].candidate_count());
+        for (const auto& task : runner.batches[i]) CHECK(task.kernel_name != s.winners.stage1);
     }
     CHECK(reports[0].failed == 1);
     CHECK(reports[0].tried == s.plan[0].candidate_count());

@@ -6,7 +6,7 @@
 
 #include "common/mx_types.h"
 #include "data/mx_matrix.h"
-#include "data/parallel_for.h"
+#include "common/parallel_for.h"
 
 namespace moetune::data {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "common/synthetic.h"
 #include "data/mx_matrix.h"
-#include "data/parallel_for.h"
+#include "common/parallel_for.h"
 
 namespace moetune::data {
 namespace {

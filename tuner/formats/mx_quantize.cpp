@@ -7,6 +7,7 @@
 
 #include "common/input_error.h"
 #include "common/mx_types.h"
+#include "common/parallel_for.h"
 
 namespace moetune::formats {
 namespace {
@@ -113,9 +114,11 @@ void dequantize_mxfp8_row(const uint8_t* values, const uint8_t* scales, int cols
 void dequantize_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
                       std::span<float> out) {
     check_sizes("dequantize_mxfp8", rows, cols, out.size(), values.size(), size_t(cols), scales.size());
-    for (int r = 0; r < rows; ++r)
-        dequantize_mxfp8_row(values.data() + size_t(r) * cols, scales.data() + size_t(r) * (cols / kMxBlock), cols,
-                             out.data() + size_t(r) * cols);
+    parallel_slices(rows, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r)
+            dequantize_mxfp8_row(values.data() + size_t(r) * cols, scales.data() + size_t(r) * (cols / kMxBlock), cols,
+                                 out.data() + size_t(r) * cols);
+    }, std::max<int64_t>(1, kParallelSlice / cols));
 }
 
 }  // namespace moetune::formats

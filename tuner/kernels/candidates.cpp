@@ -37,9 +37,19 @@ bool plain_if_reduce(const KernelConfig& c) {
     return c.stage != Stage::down || c.mode == Stage2Mode::atomic || (!c.nontemporal_weights && c.sort_block == 0);
 }
 
-// 8 stage-2 warps on 64 columns make 8- or 16-column warp blocks that reload the activation
-// fragment for every 8-16 columns; 4 warps cover those tiles.
-bool wide_enough_for_warps(const KernelConfig& c) { return c.stage != Stage::down || c.tile_n >= 16 * c.warps; }
+// 8 stage-2 warps (of one K-group) on 64 columns make 8- or 16-column warp blocks that reload the
+// activation fragment for every 8-16 columns; 4 warps cover those tiles.
+bool wide_enough_for_warps(const KernelConfig& c) {
+    return c.stage != Stage::down || c.tile_n >= 16 * (c.warps / c.k_warps);
+}
+
+// K-groups put more weight loads in flight per tile, which pays where a few tiles stream weights
+// (few tokens); where tiles reuse weights over many rows there are enough tiles and the extra
+// shared-memory sum only costs. They come with 8 warps (2 groups of 4 or 4 of 2: the loads of 8
+// warps per tile) and 1-2 chunks per prefetch (the groups are what keeps loads in flight).
+bool k_groups_in_regime(const KernelConfig& c) {
+    return c.k_warps == 1 || (streams_weights(sort_block_m(c)) && c.warps == 8 && c.tile_k <= 256);
+}
 
 }  // namespace
 
@@ -52,6 +62,9 @@ bool wide_enough_for_warps(const KernelConfig& c) { return c.stage != Stage::dow
 //    activation loads;
 //  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp;
 //  - warps 2/4/8 (stage 2: 4/8); the warp grid (resource_model.h) follows from tile and warps;
+//  - K-groups (_kw) 1/2/4 of those warps where weights stream: at one token stage 1 has 360
+//    workgroups of 64 W1 rows, ~2.7 per SM, and their warps alone cannot keep enough loads in
+//    flight (the weight stream ran at 0.5-1 TB/s without them);
 //  - non-temporal weight loads on/off;
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
@@ -59,8 +72,8 @@ bool wide_enough_for_warps(const KernelConfig& c) { return c.stage != Stage::dow
 //  - the MMA paths asked for (EnumerationOptions::mma_paths), outermost: the FP8 path's configs
 //    first, then the same configs on the bf16 path;
 // then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
-// grid) are not part of it. Split-K is left out: narrow N tiles already fill the device at one
-// token, and splitting K would break the fused SiLU/quant epilogue into an fp32 partial round trip.
+// grid) are not part of it. Split-K across workgroups is left out: it would break the fused
+// SiLU/quant epilogue into an fp32 partial round trip; K-groups split K inside the workgroup.
 std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& mma_paths) {
     std::vector<KernelConfig> space;
     for (MmaPath path : mma_paths) {
@@ -74,6 +87,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     vary(space, {128, 256, 512}, [](KernelConfig& c, int v) { c.tile_k = v; });
     if (stage == Stage::gate_up) vary(space, {2, 4, 8}, [](KernelConfig& c, int v) { c.warps = v; });
     else vary(space, {4, 8}, [](KernelConfig& c, int v) { c.warps = v; });
+    vary(space, {1, 2, 4}, [](KernelConfig& c, int v) { c.k_warps = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.nontemporal_weights = v; });
     if (stage == Stage::gate_up) {
         vary(space, {true, false}, [](KernelConfig& c, bool v) { c.fused_mxfp8_out = v; });
@@ -83,7 +97,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
-               !wide_enough_for_warps(c);
+               !wide_enough_for_warps(c) || !k_groups_in_regime(c);
     });
     return space;
 }
@@ -101,6 +115,7 @@ CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, con
     for (const KernelConfig& c : search_space(stage, options.mma_paths)) {
         auto reason = static_prune_reason(c, shape, limits);
         if (!reason && options.heuristics) reason = block_m_heuristic_reason(sort_block_m(c), shape);
+        if (!reason && options.heuristics) reason = k_groups_heuristic_reason(c, shape, limits);
         if (reason) out.pruned.push_back({c, std::move(*reason)});
         else out.kept.push_back(c);
     }

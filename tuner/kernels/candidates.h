@@ -13,7 +13,7 @@
 namespace moetune::kernels {
 
 struct EnumerationOptions {
-    // Apply shape_heuristics.h's block_m prune; off keeps every config that can run.
+    // Apply shape_heuristics.h's block_m and K-group prunes; off keeps every config that can run.
     bool heuristics = true;
     // The tensor-core paths tried (--mma). Each one is a whole copy of the space; both stay in by
     // default because each wins somewhere on the H200 (docs/kernel-design.md): bf16 with 16-row
@@ -39,7 +39,7 @@ struct CandidateList {
 std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& mma_paths = EnumerationOptions{}.mma_paths);
 
 // The search space of `stage` for `shape` (shape.tokens = token count) on `limits`: hard static
-// checks first (static_checks.h), then the block_m heuristic when enabled.
+// checks first (static_checks.h), then the block_m and K-group heuristics when enabled.
 // Throws std::invalid_argument when shape_error(shape) is set.
 CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, const DeviceLimits& limits,
                                    const EnumerationOptions& options = {});

@@ -22,6 +22,7 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
         {"MOETUNE_WARPS", num(c.warps)},
         {"MOETUNE_WARPS_M", num(grid->warps_m)},
         {"MOETUNE_WARPS_N", num(grid->warps_n)},
+        {"MOETUNE_WARPS_K", num(c.k_warps)},
         {"MOETUNE_NONTEMPORAL_WEIGHTS", num(c.nontemporal_weights)},
         {"MOETUNE_MMA_PATH", num(static_cast<int>(c.mma))},
     };

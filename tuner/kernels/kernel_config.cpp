@@ -79,6 +79,9 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "tile_k " + to_string(c.tile_k) + " is not one of 128, 256, 512 (1, 2 or 4 K chunks of 128 per prefetch)";
     if (!is_power_of_two(c.warps) || c.warps > kMaxWarps)
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
+    if (!is_one_of(c.k_warps, kKWarps)) return "kw" + to_string(c.k_warps) + " is not one of 1, 2, 4";
+    if (c.warps % c.k_warps != 0)
+        return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
 
     if (c.stage == Stage::gate_up) {
         if (c.sort_block != 0) return "sbm applies to stage 2 only (stage 1 tiles are the sort blocks)";

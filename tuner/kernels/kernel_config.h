@@ -52,6 +52,10 @@ struct KernelConfig {
     int warps = 8;                     // 32-lane warps per workgroup (AMD: half waves)  token _w{n}
     bool nontemporal_weights = false;  // stream weight loads past the caches            token _nt
     MmaPath mma = MmaPath::fp8;        // tensor-core path                  token _m{path}: _mbf16
+    // K-groups of warps (AITER's k_wave): the warps split into k_warps groups that each cover the
+    // whole tile over every k_warps-th prefetch group of K, then sum through shared memory. More
+    // loads in flight per tile where few tiles exist (few tokens).              token _kw{n}
+    int k_warps = 1;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
@@ -96,6 +100,8 @@ std::optional<MmaPath> mma_path_from_token(std::string_view token);
 
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128};
+// k_warps values (1 = no K split inside the workgroup).
+inline constexpr int kKWarps[] = {1, 2, 4};
 // tile_k values: K chunks of 128 per prefetch group (the templates' PIPE = tile_k / 128).
 inline constexpr int kTileKs[] = {128, 256, 512};
 // The K chunk the templates walk (one 512-byte mma_k128 weight load per 8 rows): K of both GEMMs

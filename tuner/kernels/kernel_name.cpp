@@ -11,7 +11,8 @@ constexpr std::string_view kPrefix = "moetune";
 
 // The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
 // the one order a name spells them in, for printing and for the parser's order check.
-enum class Suffix : int { mode, warps, nontemporal, mma, gui, fp8, sbm };
+// _kw sits where AITER's FlyDSL names put it: after _gui, before _fp8 and _sbm.
+enum class Suffix : int { mode, warps, nontemporal, mma, gui, kw, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -37,6 +38,7 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
         case Suffix::nontemporal: return c.nontemporal_weights ? "nt" : "";
         case Suffix::mma: return c.mma == defaults.mma ? "" : "m" + std::string(mma_path_token(c.mma));
         case Suffix::gui: return stage1 ? "gui" : "";
+        case Suffix::kw: return c.k_warps == defaults.k_warps ? "" : "kw" + std::to_string(c.k_warps);
         case Suffix::fp8: return stage1 && c.fused_mxfp8_out ? "fp8" : "";
         case Suffix::sbm: return !stage1 && c.sort_block != 0 ? "sbm" + std::to_string(c.sort_block) : "";
     }
@@ -67,6 +69,7 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
     if (token.substr(0, 1) == "m")
         if (auto path = mma_path_from_token(token.substr(1))) return ParsedSuffix{Suffix::mma, static_cast<int>(*path)};
     for (auto [keyword, kind] : {std::pair{std::string_view("sbm"), Suffix::sbm},
+                                 std::pair{std::string_view("kw"), Suffix::kw},
                                  std::pair{std::string_view("w"), Suffix::warps}}) {
         if (token.substr(0, keyword.size()) != keyword) continue;
         if (auto v = parse_number(token.substr(keyword.size()))) return ParsedSuffix{kind, *v};
@@ -167,6 +170,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
             case Suffix::nontemporal: c.nontemporal_weights = true; break;
             case Suffix::mma: c.mma = static_cast<MmaPath>(s->value); break;
             case Suffix::gui: break;  // the one W1 layout; checked below
+            case Suffix::kw: c.k_warps = s->value; break;
             case Suffix::fp8: c.fused_mxfp8_out = true; break;
             case Suffix::sbm: c.sort_block = s->value; break;
         }

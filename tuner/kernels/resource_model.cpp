@@ -40,9 +40,11 @@ constexpr RegisterCost kBf16Cost = {10, 12, 9, 4, 4};
 std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
     std::optional<WarpGrid> best;
     int best_extent = 0;
-    // warps_m from high to low, so on a tie the later (more warps along N) grid wins.
-    for (int warps_m = c.warps; warps_m >= 1; warps_m /= 2) {
-        const int warps_n = c.warps / warps_m;
+    // One K-group's warps cover the tile. warps_m from high to low, so on a tie the later (more
+    // warps along N) grid wins.
+    const int group = c.warps / c.k_warps;
+    for (int warps_m = group; warps_m >= 1; warps_m /= 2) {
+        const int warps_n = group / warps_m;
         if (c.tile_m % warps_m != 0 || c.tile_n % warps_n != 0) continue;
         const int warp_m = c.tile_m / warps_m;
         const int warp_n = c.tile_n / warps_n;
@@ -55,8 +57,9 @@ std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
     return best;
 }
 
-// Shared memory: only the tile's routing tables (stage 1: token and slot of each row; stage 2
-// also the stage-1 output row and the routing weight), 4 bytes each.
+// Shared memory: the tile's routing tables (stage 1: token and slot of each row; stage 2 also the
+// stage-1 output row and the routing weight), 4 bytes each, and with K-groups one fp32 tile
+// through which they sum (moe_gemm.h, mx_sum_k_groups).
 // Registers per thread: the path's RegisterCost (FP8 12 + 8*MT + 16*NJ + 8*MT*NJ + 4*PIPE*NJ, bf16
 // 10 + 12*MT + 9*NJ + 4*MT*NJ + 4*PIPE*NJ).
 ResourceEstimate estimate_resources(const KernelConfig& c) {
@@ -67,8 +70,9 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int nj = c.tile_n / grid->warps_n / kMmaN;
     const int pipe = c.tile_k / kKChunk;
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
+    const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
     return ResourceEstimate{
-        row_tables * 4 * c.tile_m,
+        row_tables * 4 * c.tile_m + k_group_sum,
         r.fixed + r.per_row_tile * mt + r.per_column_tile * nj + r.per_mma_tile * mt * nj +
             r.per_prefetched_chunk * pipe * nj,
     };

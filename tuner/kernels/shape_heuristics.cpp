@@ -12,6 +12,8 @@ namespace {
 constexpr double kMaxOversize = 2.0;         // block_m may be up to 2x the fitting block
 constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at most 16 blocks
 constexpr int kLargestStreamingBlock = 32;
+constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
+constexpr double kDefaultKGroupWorkgroupsPerSm = 4.0;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
@@ -71,6 +73,25 @@ std::optional<std::string> block_m_heuristic_reason(int block_m, const data::Moe
     return std::nullopt;
 }
 
+double expected_workgroups(const KernelConfig& c, const data::MoeShape& shape) {
+    const int sort_bm = sort_block_m(c);
+    const double m_tiles = expected_active_experts(shape) * std::ceil(rows_per_active_expert(shape) / sort_bm) *
+                           (sort_bm / c.tile_m);
+    const int n = c.stage == Stage::gate_up ? 2 * shape.inter_dim : shape.model_dim;
+    return m_tiles * (n / c.tile_n);
+}
+
+std::optional<std::string> k_groups_heuristic_reason(const KernelConfig& c, const data::MoeShape& shape,
+                                                     const DeviceLimits& limits) {
+    if (c.k_warps == 1 || limits.multiprocessors <= 0) return std::nullopt;
+    const double workgroups = expected_workgroups(c, shape);
+    if (workgroups < kMaxKGroupWorkgroupsPerSm * limits.multiprocessors) return std::nullopt;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "heuristic: K-groups with ~%.0f workgroups (%.0f per SM, %d SMs): the grid fills the SMs",
+                  workgroups, workgroups / limits.multiprocessors, limits.multiprocessors);
+    return buf;
+}
+
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits) {
     if (shape_error(shape)) return std::nullopt;
     const int block_m = fitting_block_m(rows_per_active_expert(shape));
@@ -99,6 +120,21 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     s2.nontemporal_weights = streaming;
     s2.mode = Stage2Mode::atomic;
     s2.mma = mma;
+
+    // While the grid gives each SM fewer than 4 workgroups (DSv4.1-Flash: 1 and 2 tokens), 8 warps in
+    // K-groups. Measured on the H200 at one token (docs/kernel-design.md, "K-groups"): stage 1
+    // t16x128x128_nt_mbf16_gui_kw4_fp8 86.7 us against 122.3 for the w2 config above, stage 2
+    // t16x128x128_atomic_nt_mbf16_kw2 36.2 against 49.0 for t16x128x512_atomic_w4_nt_mbf16.
+    if (streaming && limits.multiprocessors > 0 &&
+        expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
+        KernelConfig k1 = s1, k2 = s2;
+        k1.k_warps = 4;
+        k2.warps = 8;
+        k2.k_warps = 2;
+        k2.tile_k = 128;
+        if (!config_error(k1) && !static_prune_reason(k1, shape, limits)) s1 = k1;
+        if (!config_error(k2) && !static_prune_reason(k2, shape, limits)) s2 = k2;
+    }
 
     auto fit1 = first_fitting(s1, shape, limits);
     auto fit2 = first_fitting(s2, shape, limits);

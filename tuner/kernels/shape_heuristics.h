@@ -25,6 +25,19 @@ double rows_per_active_expert(const data::MoeShape& shape);
 // Returns the reason, starting with "heuristic:", or nullopt to keep.
 std::optional<std::string> block_m_heuristic_reason(int block_m, const data::MoeShape& shape);
 
+// The workgroups a config's grid is expected to have: expected active experts x their sort blocks
+// (of rows_per_active_expert rows each) x tiles per sort block x N tiles.
+double expected_workgroups(const KernelConfig& c, const data::MoeShape& shape);
+
+// Heuristic: K-groups (k_warps > 1) add warps to each workgroup, which pays only while the grid is
+// too small to give every SM warps of its own; when the config's grid (expected active experts x
+// their sort blocks x N tiles) has 16 or more workgroups per SM (limits.multiprocessors), the SMs
+// are already as full as registers allow and the K-groups' shared-memory sum only costs. For
+// DSv4.1-Flash on the H200 that keeps them up to ~16 tokens. Reason starting with "heuristic:", or
+// nullopt to keep (always for k_warps 1).
+std::optional<std::string> k_groups_heuristic_reason(const KernelConfig& c, const data::MoeShape& shape,
+                                                     const DeviceLimits& limits);
+
 // Whether the MoE streams weights at sort block block_m: blocks of at most 32 rows, which
 // block_m_heuristic_reason keeps while an active expert has up to ~64 rows (AITER's use_nt rule:
 // below 64 rows per expert the weights dominate). Candidates of these blocks carry the streaming
@@ -45,8 +58,9 @@ struct ConfigPair {
 // non-temporal loads in both stages, 4 stage-2 warps and K 512 per prefetch, else cached loads,
 // 8 warps and K 256. When a preferred config does not fit the shape or the device, the first
 // fitting one found by shrinking warps, then tile_k, then tile_n. Both stages take the bf16 MMA path
-// while the weights stream and the FP8 one otherwise, as measured on the H200. nullopt when shape_error(shape)
-// or nothing fits.
+// while the weights stream and the FP8 one otherwise, as measured on the H200. While the stage-1 grid
+// has fewer than 4 workgroups per SM, both stages use 8 warps in K-groups (stage 1 _kw4, stage 2
+// _kw2 at K 128), as measured on the H200. nullopt when shape_error(shape) or nothing fits.
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
 
 }  // namespace moetune::kernels
