@@ -41,6 +41,9 @@ const std::vector<std::string> kRepresentative = {
     "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_mbf16_gui_fp8",
     "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16_sbm32",
     "moetune_moe2_afp8_wfp4_bf16_t16x128x128_reduce_w4_mbf16",
+    // K-groups: the shared-memory sum and its barriers on every target.
+    "moetune_moe1_afp8_wfp4_bf16_t16x128x128_nt_mbf16_gui_kw4_fp8",
+    "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_kw2",
 };
 }  // namespace
 
