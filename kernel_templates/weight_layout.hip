@@ -10,10 +10,13 @@
 // FRAGMENTS (the values, not the scales): within each group of 8 output rows and each 64-byte chunk
 // of K (128 FP4 values), the 512 bytes are reordered [g 8][kb 4][t 4][4 bytes] -> [g 8][t 4][kb 4][4 bytes]
 // (lane (g, t) of a warp then loads its 16-byte tensor-core fragment with one vector load), and the
-// groups are stored [n8][k128][512 bytes]. The unit is then a 4-byte word, which the reorder keeps whole.
+// groups are stored [n8][k128][512 bytes]. The unit is then a 4-byte word, which the reorder keeps whole
+// and stores in the kernels' e2m1 code (common/mx_e2m1_code.h; the host passes the encoder table).
 //
 // Grid: x strides over one expert's units, y = expert (indices stay 32-bit; the launcher checks that
 // an expert fits).
+
+#include "common/mx_e2m1_code.h"
 
 template <bool GATE_UP>
 __device__ inline unsigned weight_layout_logical_row(unsigned out_row, unsigned rows) {
@@ -26,7 +29,7 @@ __device__ inline unsigned weight_layout_logical_row(unsigned out_row, unsigned 
 template <int THREADS, bool GATE_UP>
 __global__ void __launch_bounds__(THREADS)
     weight_layout_fragments(const unsigned* __restrict__ src, unsigned* __restrict__ dst, unsigned rows,
-                            unsigned row_bytes) {
+                            unsigned row_bytes, const MxE2m1Code code) {
     const unsigned row_words = row_bytes / 4;
     const unsigned expert_words = rows * row_words;
     const unsigned long long expert_base = (unsigned long long)blockIdx.y * expert_words;
@@ -38,7 +41,7 @@ __global__ void __launch_bounds__(THREADS)
         const unsigned g = in_chunk / 16, t = (in_chunk / 4) % 4, kb = in_chunk % 4;
         const unsigned row = weight_layout_logical_row<GATE_UP>(n8 * 8 + g, rows);
         const unsigned col_word = k128 * 16 + kb * 4 + t;  // byte k128*64 + kb*16 + t*4
-        dst[expert_base + o] = src[expert_base + (unsigned long long)row * row_words + col_word];
+        dst[expert_base + o] = mx_e2m1_encode(code, src[expert_base + (unsigned long long)row * row_words + col_word]);
     }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The inner product of the MoE GEMMs: one warp-level 16x8x32 FP8 (e4m3) matrix multiply with FP32
-// accumulation, and the widening of packed FP4 (e2m1) weights to e4m3 that feeds it.
+// accumulation (the FP4 weights reach it as e4m3 through mx_e2m1_coded_to_e4m3x4, mx_e2m1_code.h).
 //
 // Fragment convention (PTX mma.m16n8k32 .e4m3, row.col), per lane: g = lane / 4, t = lane % 4.
 //   a[0]: row g,   fragment k 4t..4t+3      a[1]: row g+8, fragment k 4t..4t+3
@@ -14,17 +14,6 @@
 #include "host_device.h"
 #include "mma_emulation.h"
 #include "mx_types.h"
-
-// Four e2m1 codes (16 bits, element j in bits 4j..4j+3) -> four e4m3fn bytes (element j in byte j).
-// Every e2m1 value is exactly representable in e4m3fn. The magnitude table below is
-// {0, 0.5, 1, 1.5, 2, 3, 4, 6} in e4m3fn; the sign bit (nibble bit 3) moves to byte bit 7.
-__device__ inline moetune_u32 mx_widen_e2m1x4_to_e4m3(moetune_u32 nibbles) {
-    const moetune_u32 signs = ((nibbles & 0x0008u) << 4) | ((nibbles & 0x0080u) << 8) |
-                              ((nibbles & 0x0800u) << 12) | ((nibbles & 0x8000u) << 16);
-    // A 3-bit table lookup per byte (mx_byte_perm): magnitudes 0..3 are the bytes 0x00 0x30 0x38 0x3C
-    // of the first word, 4..7 the bytes 0x40 0x44 0x48 0x4C of the second.
-    return mx_byte_perm(0x3C383000u, 0x4C484440u, nibbles & 0x7777u) | signs;
-}
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define MOETUNE_MMA_FP8_TENSOR_CORES 1

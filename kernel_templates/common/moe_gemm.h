@@ -103,32 +103,58 @@ private:
                                 : *reinterpret_cast<const moetune_u32*>(act_scale + (long long)act_rows[i][h] * k32_count + k128 * 4);
             }
 
-        // Not unrolled: unrolling hoists all four blocks' operand loads and runs out of registers.
+        // Scales above 128 need a second multiply on the bf16 path; trained weights never have them,
+        // so the common loop carries no test (one branch per chunk, not per word).
+        moetune_u32 any_scale = 0;
+#pragma unroll
+        for (int j = 0; j < NJ; ++j)
+#pragma unroll
+            for (int c = 0; c < Mma::kWeightScaleRows; ++c) any_scale |= mx_e2m1_scales_wide(sw_word[j][c]) ? 1u : 0u;
+        if (any_scale)
+            multiply_blocks<true>(wv, act, K, k128, t, sw_word, act_rows, sa_word);
+        else
+            multiply_blocks<false>(wv, act, K, k128, t, sw_word, act_rows, sa_word);
+    }
+
+    template <bool WIDE_SCALES>
+    __device__ inline void multiply_blocks(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act, int K,
+                                           int k128, int t,
+                                           const moetune_u32 (&sw_word)[NJ][Mma::kWeightScaleRows],
+                                           const int (&act_rows)[MT][2], const moetune_u32 (&sa_word)[MT][2]) {
+        // Warps of one or two 16-row tiles unroll the 4 blocks (no run-time word or scale selection:
+        // their widening is most of the work); larger ones keep one block at a time, where unrolling
+        // makes ptxas spill (t128x128 stage 2: 100 bytes). Either way the opaque word pick keeps each
+        // block's widening after the previous block's products instead of hoisting all four.
+        if constexpr (MT <= 2) {
+#pragma unroll
+            for (int kb = 0; kb < 4; ++kb) multiply_block<WIDE_SCALES>(wv, act, K, k128, t, sw_word, act_rows, sa_word, kb);
+        } else {
 #pragma unroll 1
-        for (int kb = 0; kb < 4; ++kb) {
-            typename Mma::B b[NJ];
+            for (int kb = 0; kb < 4; ++kb) multiply_block<WIDE_SCALES>(wv, act, K, k128, t, sw_word, act_rows, sa_word, kb);
+        }
+    }
+
+    template <bool WIDE_SCALES>
+    __device__ inline void multiply_block(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act, int K,
+                                          int k128, int t, const moetune_u32 (&sw_word)[NJ][Mma::kWeightScaleRows],
+                                          const int (&act_rows)[MT][2], const moetune_u32 (&sa_word)[MT][2], int kb) {
+        typename Mma::B b[NJ];
 #pragma unroll
-            for (int j = 0; j < NJ; ++j) {
-                unsigned char sw[Mma::kWeightScaleRows];
+        for (int j = 0; j < NJ; ++j) b[j] = Mma::template widen_b<WIDE_SCALES>(mx_u32x4_get_opaque(wv[j], kb), sw_word[j], kb);
 #pragma unroll
-                for (int c = 0; c < Mma::kWeightScaleRows; ++c) sw[c] = (sw_word[j][c] >> (8 * kb)) & 0xFFu;
-                b[j] = Mma::widen_b(mx_u32x4_get(wv[j], kb), sw);
+        for (int i = 0; i < MT; ++i) {
+            // Row by row: widening both rows after both loads costs the FP8 path up to 34
+            // registers at 4 chunks in flight (ptxas keeps more of them live).
+            typename Mma::A a;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int r = act_rows[i][h];
+                moetune_u32 lo = 0u, hi = 0u;
+                if (r >= 0) mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
+                Mma::widen_a_row(a, h, lo, hi, (sa_word[i][h] >> (8 * kb)) & 0xFFu);
             }
 #pragma unroll
-            for (int i = 0; i < MT; ++i) {
-                // Row by row: widening both rows after both loads costs the FP8 path up to 34
-                // registers at 4 chunks in flight (ptxas keeps more of them live).
-                typename Mma::A a;
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int r = act_rows[i][h];
-                    moetune_u32 lo = 0u, hi = 0u;
-                    if (r >= 0) mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
-                    Mma::widen_a_row(a, h, lo, hi, (sa_word[i][h] >> (8 * kb)) & 0xFFu);
-                }
-#pragma unroll
-                for (int j = 0; j < NJ; ++j) Mma::accumulate(acc[i][j], a, b[j]);
-            }
+            for (int j = 0; j < NJ; ++j) Mma::accumulate(acc[i][j], a, b[j]);
         }
     }
 };

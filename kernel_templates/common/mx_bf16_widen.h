@@ -15,13 +15,16 @@
 // and the fragments they make against the PTX definition of the product.
 // Element order: each widening returns elements (0, 2) in one bf16 pair and (1, 3) in the other
 // (low half = the first); A and B go through the same order, which gives the k map of mma_bf16.h.
+// B comes from weight words in the kernels' code (mx_e2m1_code.h), which is built for that order.
 #include "host_device.h"
+#include "mx_e2m1_code.h"
 #include "mx_types.h"
 
 // Both halves 2^(b - 127): the e8m0 scale as a bf16 multiplier. Exact for every byte (b = 0 gives
-// the bf16 subnormal 2^-127); 0xFF gives NaN.
+// the bf16 subnormal 2^-127); 0xFF gives NaN. Integer operations only: the byte is the bf16
+// exponent field.
 MOETUNE_HD moetune_u32 mx_e8m0_to_bf16x2(unsigned b) {
-    const moetune_u32 half = mx_float_to_bf16(mx_e8m0_to_float((unsigned char)b));
+    const moetune_u32 half = b == 0u ? 0x0040u : b == 0xFFu ? 0x7FC0u : moetune_u32(b) << 7;
     return half | (half << 16);
 }
 
@@ -59,24 +62,25 @@ MOETUNE_HD void mx_e4m3x4_to_bf16x2_scaled(moetune_u32 word, moetune_u32 scale2,
     odd = mx_bf16x2_mul(mx_bf16x2_mul(biased_odd, kPow2To120), scale2);
 }
 
-// Four e2m1 codes (bits 4j..4j+3 of the low 16 bits = element j; higher bits are ignored) times 2^s -> bf16 pairs
-// even = (element 0, element 2), odd = (1, 3). The value of each e2m1 magnitude is a table of
-// bf16 bytes looked up with one mx_byte_perm per byte position; the products with the scale are
-// exact in range.
-MOETUNE_HD void mx_e2m1x4_to_bf16x2_scaled(moetune_u32 nibbles, moetune_u32 scale2, moetune_u32& even,
-                                           moetune_u32& odd) {
-    // bf16 of the magnitudes 0, 0.5, 1, 1.5 | 2, 3, 4, 6: 0000 3F00 3F80 3FC0 | 4000 4040 4080 40C0.
-    constexpr moetune_u32 kLow0 = 0xC0800000u, kLow1 = 0xC0804000u;    // low bytes, magnitudes 0..3 | 4..7
-    constexpr moetune_u32 kHigh0 = 0x3F3F3F00u, kHigh1 = 0x40404040u;  // high bytes
-    const moetune_u32 magnitudes = nibbles & 0x7777u;
-    const moetune_u32 low = mx_byte_perm(kLow0, kLow1, magnitudes);
-    // Signs: element j's sign (bit 4j+3) is bit 7 of byte j/2 of (nibbles << 4) for even j and of
-    // nibbles for odd j; mx_byte_signs spreads it over byte j.
-    const moetune_u32 signs = mx_byte_signs(nibbles << 4, nibbles, 0x5140u);
-    const moetune_u32 high = mx_byte_perm(kHigh0, kHigh1, magnitudes) | (signs & 0x80808080u);
-    // Byte j of `low` and `high` are the two bytes of element j.
-    even = mx_bf16x2_mul(mx_byte_perm(low, high, 0x6240u), scale2);
-    odd = mx_bf16x2_mul(mx_byte_perm(low, high, 0x7351u), scale2);
+// The bf16 pair multiplier that turns biased e2m1 halves (value * 2^-126, mx_e2m1_code.h) into
+// value * 2^(s - 127): 2^(s - 1), for s <= 128. A larger scale (a block maximum above 12, which
+// trained FP4 weights do not reach) gets 2^127 here and a second multiply by
+// mx_e2m1_wide_scale_bf16x2; splitting keeps every multiplier a finite bf16.
+MOETUNE_HD moetune_u32 mx_e2m1_scale_bf16x2(unsigned s) {
+    const moetune_u32 exponent = (s < 128u ? s : 128u) + 126u;  // bf16 exponent field of 2^(min(s, 128) - 1)
+    return (exponent << 7) | (exponent << 23);
+}
+
+// The second multiplier for s > 128: 2^(s - 128); NaN for the NaN scale 0xFF.
+MOETUNE_HD moetune_u32 mx_e2m1_wide_scale_bf16x2(unsigned s) {
+    const moetune_u32 half = s == 0xFFu ? 0x7FC0u : (s - 1u) << 7;
+    return half | (half << 16);
+}
+
+// Whether any of four scale bytes is above 128 (bit 7 set and some lower bit set; the lower bits'
+// sum stays within its byte).
+MOETUNE_HD bool mx_e2m1_scales_wide(moetune_u32 scale_bytes) {
+    return ((scale_bytes & 0x80808080u) & ((scale_bytes & 0x7F7F7F7Fu) + 0x7F7F7F7Fu)) != 0u;
 }
 
 // The fragments of one 32-wide MX block for the two 16x8x16 products h = 0, 1 (mma_bf16.h), from
@@ -90,10 +94,26 @@ MOETUNE_HD void mx_bf16_a_fragments_of_row(int r, moetune_u32 lo, moetune_u32 hi
     mx_e4m3x4_to_bf16x2_scaled(hi, s, a[1][r], a[1][2 + r]);
 }
 
-// The same for B: packed = the 4 weight bytes (8 e2m1, element j = k 8t+j) of weight row g, scale
-// its scale byte. b[h][0] is fragment k 2t, 2t+1 of product h, b[h][1] 2t+8, 2t+9.
-MOETUNE_HD void mx_bf16_b_fragments(moetune_u32 packed, unsigned char scale, moetune_u32 b[2][2]) {
-    const moetune_u32 s = mx_e8m0_to_bf16x2(scale);
-    mx_e2m1x4_to_bf16x2_scaled(packed, s, b[0][0], b[0][1]);
-    mx_e2m1x4_to_bf16x2_scaled(packed >> 16, s, b[1][0], b[1][1]);
+// mx_e2m1_scale_bf16x2 of byte kb of a word of four scale bytes, when that byte is at most 128 (no
+// min needed): a byte permute puts it in bytes 1 and 3, + 126 and >> 1 make it the bf16 exponent
+// field. Three operations instead of seven where the kernels know no scale of the chunk is wide.
+MOETUNE_HD moetune_u32 mx_e2m1_narrow_scale_bf16x2(moetune_u32 scale_bytes, int kb) {
+    const moetune_u32 selector = 0x0404u + 0x1010u * moetune_u32(kb);  // bytes 0, 2 from the zero word
+    return (mx_byte_perm(scale_bytes, 0u, selector) + 0x7E007E00u) >> 1;
+}
+
+// The B fragments of a coded weight word (mx_e2m1_code.h: 8 e2m1, element j = k 8t+j) of weight
+// row g with the multiplier mx_e2m1_scale_bf16x2 of its scale. b[h][0] is fragment k 2t, 2t+1 of
+// product h, b[h][1] 2t+8, 2t+9: pair q = 2h + e of the code holds elements (4h + e, 4h + e + 2),
+// the k map above. Per pair one shift, one LOP3 and one packed multiply.
+MOETUNE_HD void mx_bf16_b_fragments_scaled(moetune_u32 coded, moetune_u32 multiplier, moetune_u32 b[2][2]) {
+    for (int q = 0; q < 4; ++q) b[q / 2][q % 2] = mx_bf16x2_mul(mx_e2m1_decode_pair(coded, q), multiplier);
+}
+
+// The same from the scale byte. wide_scales: whether the byte may be above 128, which takes a
+// second multiply (mx_e2m1_wide_scale_bf16x2).
+MOETUNE_HD void mx_bf16_b_fragments(moetune_u32 coded, unsigned char scale, bool wide_scales, moetune_u32 b[2][2]) {
+    mx_bf16_b_fragments_scaled(coded, mx_e2m1_scale_bf16x2(scale), b);
+    if (wide_scales && scale > 128u)
+        for (int q = 0; q < 4; ++q) b[q / 2][q % 2] = mx_bf16x2_mul(b[q / 2][q % 2], mx_e2m1_wide_scale_bf16x2(scale));
 }

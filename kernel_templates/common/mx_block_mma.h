@@ -2,8 +2,10 @@
 // One 32-wide MX block of the warp GEMM (moe_gemm.h) in each tensor-core path, from the operands
 // as the loop loads them: per lane (g = lane / 4, t = lane % 4) the 8 activation bytes at k 8t..8t+7
 // of rows g and g+8 (r = 0, 1; two words each: lo = k 8t..8t+3, hi = k 8t+4..8t+7), the 4 weight
-// bytes (8 FP4, element j in nibble j = k 8t+j) of weight row g of each 8-row tile, and the e8m0
-// scale bytes.
+// bytes (8 FP4, element j = k 8t+j, in the code of mx_e2m1_code.h) of weight row g of each 8-row
+// tile, and the e8m0 scale bytes (a word of the chunk's 4 blocks per row; kb picks the block).
+// WIDE_SCALES (mx_e2m1_scales_wide): whether a weight scale byte of the chunk is above 128, which the
+// bf16 path handles with a second multiply.
 // The loop, the loads and the accumulator layout (that of C in both products) are shared; a path
 // says which weight rows' scales a lane needs, how it widens A and B, and how it accumulates.
 //   MxFp8Mma  (name without _m token): FP4 widened to e4m3, one 16x8x32 e4m3 product per block,
@@ -14,6 +16,7 @@
 #include "mma_bf16.h"
 #include "mma_fp8.h"
 #include "mx_bf16_widen.h"
+#include "mx_e2m1_code.h"
 #include "mx_types.h"
 
 struct MxFp8Mma {
@@ -41,11 +44,14 @@ struct MxFp8Mma {
         x.scale[r] = mx_e8m0_to_float(scale);
     }
 
-    __device__ static B widen_b(moetune_u32 packed, const unsigned char scale[kWeightScaleRows]) {
+    // The coded word's elements come out as e4m3 of value * 2^-6 (mx_e2m1_coded_to_e4m3x4); the scale
+    // takes the 2^6 back (so a weight scale above 2^121 overflows here, far beyond trained weights).
+    template <bool WIDE_SCALES>
+    __device__ static B widen_b(moetune_u32 coded, const moetune_u32 (&scale_words)[kWeightScaleRows], int kb) {
         B y;
-        y.b[0] = mx_widen_e2m1x4_to_e4m3(packed & 0xFFFFu);
-        y.b[1] = mx_widen_e2m1x4_to_e4m3(packed >> 16);
-        for (int c = 0; c < 2; ++c) y.scale[c] = mx_e8m0_to_float(scale[c]);
+        y.b[0] = mx_e2m1_coded_to_e4m3x4(coded, 0);
+        y.b[1] = mx_e2m1_coded_to_e4m3x4(coded, 1);
+        for (int c = 0; c < 2; ++c) y.scale[c] = mx_e8m0_to_float((scale_words[c] >> (8 * kb)) & 0xFFu) * 64.f;
         return y;
     }
 
@@ -81,9 +87,11 @@ struct MxBf16Mma {
         mx_bf16_a_fragments_of_row(r, lo, hi, scale, x.a);
     }
 
-    __device__ static B widen_b(moetune_u32 packed, const unsigned char scale[kWeightScaleRows]) {
+    template <bool WIDE_SCALES>
+    __device__ static B widen_b(moetune_u32 coded, const moetune_u32 (&scale_words)[kWeightScaleRows], int kb) {
         B y;
-        mx_bf16_b_fragments(packed, scale[0], y.b);
+        if (WIDE_SCALES) mx_bf16_b_fragments(coded, (scale_words[0] >> (8 * kb)) & 0xFFu, true, y.b);
+        else mx_bf16_b_fragments_scaled(coded, mx_e2m1_narrow_scale_bf16x2(scale_words[0], kb), y.b);
         return y;
     }
 

@@ -1,5 +1,5 @@
 // The operands of the bf16 tensor-core path (kernel_templates/common/mx_bf16_widen.h), on the host:
-// every e4m3 and e2m1 code at every e8m0 scale widens to value x 2^s rounded once to bf16 -- the
+// every e4m3 and (coded, mx_e2m1_code.h) e2m1 code at every e8m0 scale widens to value x 2^s rounded once to bf16 -- the
 // exact value across the range real blocks use -- in the documented element order; the fragments
 // of a block multiply, by the PTX definition of the product, to its dot product; and the two
 // byte-permute helpers behave as PTX prmt. (tests/gpu/bf16_widen_gpu_test.cpp checks that the
@@ -9,6 +9,7 @@
 #include <random>
 
 #include "common/mx_bf16_widen.h"
+#include "formats/e2m1_code.h"
 #include "support/catch.hpp"
 
 namespace {
@@ -84,9 +85,49 @@ TEST_CASE("e4m3 widens to bf16 with the scale folded in, elements (0, 2) and (1,
     check_widening(e4m3, 0u, mx_e4m3x4_to_bf16x2_scaled, 20, 230);
 }
 
-TEST_CASE("e2m1 widens to bf16 with the scale folded in, elements (0, 2) and (1, 3)", "[formats][bf16_widen]") {
-    const Code e2m1{16, 4, 5, [](unsigned code) { return mx_e2m1_to_float(code); }};
-    check_widening(e2m1, 0xA5C30000u, mx_e2m1x4_to_bf16x2_scaled, 0, 250);  // bits above the codes are ignored
+TEST_CASE("coded e2m1 words widen to bf16 with the scale folded in, pairs (0, 2) (1, 3) (4, 6) (5, 7)",
+          "[formats][bf16_widen]") {
+    // Element j = (c + 5 j) mod 16: every code in every position, at every scale byte; scales above
+    // 128 only with wide_scales, which adds the second multiply (mx_bf16_widen.h).
+    const int order[8] = {0, 2, 1, 3, 4, 6, 5, 7};  // the element of b[i / 4][(i / 2) % 2], half i % 2
+    for (uint32_t c = 0; c < 16; ++c) {
+        uint32_t word = 0;
+        for (uint32_t j = 0; j < 8; ++j) word |= ((c + 5 * j) % 16) << (4 * j);
+        const uint32_t coded = mx_e2m1_encode(moetune::formats::e2m1_code(), word);
+        for (int scale = 0; scale < 256; ++scale)
+            for (const bool wide : {false, true}) {
+                if (scale > 128 && !wide) continue;
+                uint32_t b[2][2];
+                mx_bf16_b_fragments(coded, (unsigned char)scale, wide, b);
+                for (int i = 0; i < 8; ++i) {
+                    const int j = order[i];
+                    const uint16_t got = half(b[i / 4][(i / 2) % 2], i % 2);
+                    const float value = mx_e2m1_to_float(((word >> (4 * j)) & 0xFu));
+                    INFO("element " << j << " code " << ((word >> (4 * j)) & 0xFu) << ", scale byte " << scale
+                                    << (wide ? " (wide)" : ""));
+                    CHECK(same_bits(got, scaled_bf16(value, scale)));
+                    if (scale <= 250) CHECK(double(mx_bf16_to_float(got)) == std::ldexp(double(value), scale - 127));
+                }
+            }
+    }
+}
+
+TEST_CASE("the narrow-scale multiplier from a word of scale bytes equals the one from the byte", "[formats][bf16_widen]") {
+    for (uint32_t b = 0; b <= 128; ++b)
+        for (int kb = 0; kb < 4; ++kb) {
+            INFO("byte " << b << " in block " << kb);
+            const uint32_t word = (0x80u * 0x01010101u & ~(0xFFu << (8 * kb))) | (b << (8 * kb));
+            CHECK(mx_e2m1_narrow_scale_bf16x2(word, kb) == mx_e2m1_scale_bf16x2(b));
+        }
+}
+
+TEST_CASE("wide scale words: some byte above 128", "[formats][bf16_widen]") {
+    for (uint32_t b = 0; b < 256; ++b)
+        for (const uint32_t filler : {0u, 0x80u, 0x7Fu}) {
+            INFO("byte " << b << " filler " << filler);
+            const uint32_t word = filler | filler << 8 | b << 16 | filler << 24;
+            CHECK(mx_e2m1_scales_wide(word) == (b > 128));
+        }
 }
 
 TEST_CASE("byte permutes: prmt's 3-bit select and its sign mode", "[formats][bf16_widen]") {
@@ -132,7 +173,7 @@ TEST_CASE("the bf16 fragments of one MX block give its scaled dot product throug
         }
         uint32_t packed = 0;
         for (int j = 0; j < 8; ++j) packed |= uint32_t(w[g][8 * t + j]) << (4 * j);
-        mx_bf16_b_fragments(packed, w_scale[g], b[lane]);
+        mx_bf16_b_fragments(mx_e2m1_encode(moetune::formats::e2m1_code(), packed), w_scale[g], true, b[lane]);
     }
 
     // The PTX ISA's m16n8k16 .bf16 fragments (row.col), written out: A element (row, k) sits in lane

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/input_error.h"
+#include "formats/e2m1_code.h"
 #include "formats/tensor_permute.h"
 #include "formats/weight_layout.h"
 #include "support/catch.hpp"
@@ -129,7 +130,8 @@ TEST_CASE("aiter-a16w4 scales follow shuffle_scale_a16w4", "[formats][layout]") 
 
 TEST_CASE("mma-k128 gives each lane its tensor-core fragment bytes", "[formats][layout]") {
     // Lane (g, t) of row group n8 and K chunk c holds, for each 32-wide block kb, the 4 bytes of
-    // row n8*8+g at byte offset c*64 + kb*16 + 4t (kernel_templates/common/moe_gemm.h).
+    // row n8*8+g at byte offset c*64 + kb*16 + 4t (kernel_templates/common/moe_gemm.h), each 4-byte
+    // word in the kernels' e2m1 code (formats/e2m1_code.h).
     const int experts = 2, cols = 256;
     const auto fragment_source = [&](size_t out_offset) {
         const size_t per_chunk = 32 * 16, chunks = size_t(cols) / 128;
@@ -145,10 +147,13 @@ TEST_CASE("mma-k128 gives each lane its tensor-core fragment bytes", "[formats][
         const auto out = lay_out_values(WeightLayout::mma_k128, WeightRole::down, d, src);
         REQUIRE(out.size() == src.size());
         const size_t per_expert = size_t(rows) * cols / 2;
+        std::vector<uint8_t> want(out.size());
         for (size_t o = 0; o < out.size(); ++o) {
             const auto [row, k_byte] = fragment_source(o % per_expert);
-            REQUIRE(out[o] == src[(o / per_expert) * per_expert + row * size_t(cols / 2) + k_byte]);
+            want[o] = src[(o / per_expert) * per_expert + row * size_t(cols / 2) + k_byte];
         }
+        encode_e2m1_words(want);
+        CHECK(out == want);
         CHECK(lay_out_scales(WeightLayout::mma_k128, WeightRole::down, d, random_bytes(size_t(experts) * rows * cols / 32, 12)) ==
               random_bytes(size_t(experts) * rows * cols / 32, 12));
     }
@@ -159,12 +164,15 @@ TEST_CASE("mma-k128 gives each lane its tensor-core fragment bytes", "[formats][
         const auto src = random_bytes(size_t(experts) * rows * cols / 2, 13);
         const auto out = lay_out_values(WeightLayout::mma_k128, WeightRole::gate_up, d, src);
         const size_t per_expert = size_t(rows) * cols / 2;
+        std::vector<uint8_t> want(out.size());
         for (size_t o = 0; o < out.size(); ++o) {
             const auto [gugu_row, k_byte] = fragment_source(o % per_expert);
             const size_t blk = gugu_row / 32, half = gugu_row / 16 % 2, r = gugu_row % 16;
             const size_t logical_row = half * inter + blk * 16 + r;
-            REQUIRE(out[o] == src[(o / per_expert) * per_expert + logical_row * size_t(cols / 2) + k_byte]);
+            want[o] = src[(o / per_expert) * per_expert + logical_row * size_t(cols / 2) + k_byte];
         }
+        encode_e2m1_words(want);
+        CHECK(out == want);
         const auto scales = random_bytes(size_t(experts) * rows * cols / 32, 14);
         CHECK(lay_out_scales(WeightLayout::mma_k128, WeightRole::gate_up, d, scales) ==
               lay_out_scales(WeightLayout::gate_up_interleaved, WeightRole::gate_up, d, scales));

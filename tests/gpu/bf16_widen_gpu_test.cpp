@@ -1,11 +1,13 @@
 // The bf16 path's operand widening (kernel_templates/common/mx_bf16_widen.h) on the GPU gives the
-// host's bits for every e4m3 and e2m1 code at every e8m0 scale: prmt's sign mode and the packed bf16
-// FMA (subnormals included) behave as the host definitions that tests/formats checks against the
-// values themselves.
+// host's bits for every e4m3 and (coded) e2m1 code at every e8m0 scale: the shifts, LOP3s and the
+// packed bf16 FMA (subnormals included) behave as the host definitions that tests/formats checks
+// against the values themselves.
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "common/mx_bf16_widen.h"
+#include "formats/e2m1_code.h"
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
 #include "gpu/module.h"
@@ -17,9 +19,9 @@ namespace {
 using namespace moetune;
 
 struct WidenArgs {
-    const uint32_t* words;  // four e4m3 bytes, or four e2m1 nibbles in the low 16 bits
+    const uint32_t* words;   // four e4m3 bytes, or a coded word of eight e2m1 (mx_e2m1_code.h)
     const uint32_t* scales;  // e8m0 byte
-    uint32_t* out;           // even, odd pair per item
+    uint32_t* out;           // 4 words per item: e4m3 even, odd pair (then 2 unused); e2m1 b[0][0..1], b[1][0..1]
     int count;
     int e2m1;
 };
@@ -30,9 +32,14 @@ struct WidenArgs { const unsigned* words; const unsigned* scales; unsigned* out;
 extern "C" __global__ void widen(const WidenArgs a) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= a.count) return;
-    const unsigned s = mx_e8m0_to_bf16x2(a.scales[i]);
-    if (a.e2m1) mx_e2m1x4_to_bf16x2_scaled(a.words[i], s, a.out[2 * i], a.out[2 * i + 1]);
-    else mx_e4m3x4_to_bf16x2_scaled(a.words[i], s, a.out[2 * i], a.out[2 * i + 1]);
+    unsigned* out = a.out + 4 * i;
+    if (a.e2m1) {
+        unsigned b[2][2];
+        mx_bf16_b_fragments(a.words[i], (unsigned char)a.scales[i], true, b);
+        for (int r = 0; r < 4; ++r) out[r] = b[r / 2][r % 2];
+    } else {
+        mx_e4m3x4_to_bf16x2_scaled(a.words[i], mx_e8m0_to_bf16x2(a.scales[i]), out[0], out[1]);
+    }
 }
 )";
 
@@ -62,7 +69,7 @@ std::vector<uint32_t> widen_on_device(const std::vector<uint32_t>& words, bool e
     const rtc::CompiledCode code = rtc::compile(r);
     gpu::Module module(code.code);
     gpu::DeviceBuffer<uint32_t> dw{std::span<const uint32_t>(item_words)}, ds{std::span<const uint32_t>(item_scales)};
-    gpu::DeviceBuffer<uint32_t> out(2 * item_words.size());
+    gpu::DeviceBuffer<uint32_t> out(4 * item_words.size());
     const int count = int(item_words.size());
     const WidenArgs args{dw.data(), ds.data(), out.data(), count, e2m1 ? 1 : 0};
     gpu::Stream stream;
@@ -75,10 +82,19 @@ std::vector<uint32_t> widen_on_device(const std::vector<uint32_t>& words, bool e
 
 TEST_CASE("e4m3 and e2m1 widen to the host's bf16 bits on the device", "[gpu][kernels]") {
     for (const bool e2m1 : {false, true}) {
-        // e4m3: every code in every byte position; e2m1: every 16-bit word of four codes.
+        // e4m3: every code in every byte position; e2m1: coded words with every code in every element
+        // position (element j = (c + 5 j) mod 16), and random ones.
         std::vector<uint32_t> words;
         if (e2m1) {
-            for (uint32_t w = 0; w < 0x10000; ++w) words.push_back(w);
+            std::mt19937 rng(3);
+            for (uint32_t c = 0; c < 256; ++c) {
+                uint32_t w = uint32_t(rng());
+                if (c < 16) {
+                    w = 0;
+                    for (uint32_t j = 0; j < 8; ++j) w |= ((c + 5 * j) % 16) << (4 * j);
+                }
+                words.push_back(mx_e2m1_encode(formats::e2m1_code(), w));
+            }
         } else {
             for (uint32_t c = 0; c < 256; ++c) words.push_back(c | ((c + 67) & 0xFF) << 8 | ((c + 134) & 0xFF) << 16 | ((c + 201) & 0xFF) << 24);
         }
@@ -86,16 +102,21 @@ TEST_CASE("e4m3 and e2m1 widen to the host's bf16 bits on the device", "[gpu][ke
         const std::vector<uint32_t> got = widen_on_device(words, e2m1, item_words, item_scales);
         std::size_t mismatches = 0;
         for (std::size_t i = 0; i < item_words.size(); ++i) {
-            uint32_t even = 0, odd = 0;
-            const uint32_t s = mx_e8m0_to_bf16x2(item_scales[i]);
-            if (e2m1) mx_e2m1x4_to_bf16x2_scaled(item_words[i], s, even, odd);
-            else mx_e4m3x4_to_bf16x2_scaled(item_words[i], s, even, odd);
-            if (!same_pair(got[2 * i], even) || !same_pair(got[2 * i + 1], odd)) {
-                if (mismatches++ < 5)
-                    UNSCOPED_INFO((e2m1 ? "e2m1" : "e4m3") << " word " << std::hex << item_words[i] << " scale " << item_scales[i]
-                                                         << ": device " << got[2 * i] << " " << got[2 * i + 1] << ", host "
-                                                         << even << " " << odd);
+            uint32_t want[4] = {0, 0, 0, 0};
+            if (e2m1) {
+                uint32_t b[2][2];
+                mx_bf16_b_fragments(item_words[i], (unsigned char)item_scales[i], true, b);
+                for (int r = 0; r < 4; ++r) want[r] = b[r / 2][r % 2];
+            } else {
+                mx_e4m3x4_to_bf16x2_scaled(item_words[i], mx_e8m0_to_bf16x2(item_scales[i]), want[0], want[1]);
             }
+            bool same = true;
+            for (int r = 0; r < 4; ++r) same = same && same_pair(got[4 * i + r], want[r]);
+            if (!same && mismatches++ < 5)
+                UNSCOPED_INFO((e2m1 ? "e2m1" : "e4m3") << " word " << std::hex << item_words[i] << " scale " << item_scales[i]
+                                                     << ": device " << got[4 * i] << " " << got[4 * i + 1] << " "
+                                                     << got[4 * i + 2] << " " << got[4 * i + 3] << ", host " << want[0]
+                                                     << " " << want[1] << " " << want[2] << " " << want[3]);
         }
         CHECK(mismatches == 0);
     }

@@ -198,9 +198,9 @@ TEST_CASE("the portable path of both MMA paths compiles for NVIDIA before tensor
 }
 
 TEST_CASE("a kernel that spills is pruned after compiling, with the bytes") {
-    // 16x64 warp blocks with 2 K chunks in flight: the resource model estimates 276 registers and
-    // prunes it before compiling; compiled anyway, ptxas spills.
-    const kernels::KernelConfig c = parse("moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui_fp8");
+    // 32x64 warp blocks with 2 K chunks in flight: the resource model prunes it before compiling;
+    // compiled anyway, ptxas spills (224 bytes with NVCC 13 for sm_90a).
+    const kernels::KernelConfig c = parse("moetune_moe1_afp8_wfp4_bf16_t64x128x256_w4_gui_fp8");
     instantiate::BatchCompileOptions options;
     options.arch = MOETUNE_TEST_ARCH;
     const auto outcome = instantiate::compile_kernels({c}, options).front();

@@ -92,11 +92,17 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
     CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
     CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
+    // 4096 tokens (~213 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
-    // The fused epilogue's 16x64 warp blocks: 8 warps cover 128 rows x 64 W1 rows.
-    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t128x64x128_gui_fp8");
-    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic");
+    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x128x512_atomic_w4_nt_mbf16");
+    // 16384 tokens (~853 rows): 32 would cut an expert into 27 blocks, so 64, with cached loads.
+    const auto most = default_config(dsv41_flash_ep4(16384), limits);
+    REQUIRE(most);
+    CHECK(most->stage1.tile_m == 64);
+    CHECK(most->stage1.mma == MmaPath::bf16);
+    CHECK_FALSE(most->stage1.nontemporal_weights);
 }
 
 TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/input_error.h"
+#include "formats/e2m1_code.h"
 #include "formats/mx_quantize.h"
 #include "formats/tensor_permute.h"
 
@@ -127,7 +128,9 @@ std::vector<uint8_t> lay_out_values(WeightLayout layout, WeightRole role, const 
                                     std::span<const uint8_t> packed) {
     check_dims(dims, packed.size(), size_t(dims.cols / 2), "lay_out_values");
     const Permutation p = value_permutation(layout, role, dims);
-    return permute_dims(packed, p.shape, p.order);
+    std::vector<uint8_t> out = permute_dims(packed, p.shape, p.order);
+    if (layout == WeightLayout::mma_k128) encode_e2m1_words(out);  // the kernels' code (mx_e2m1_code.h)
+    return out;
 }
 
 std::vector<uint8_t> lay_out_scales(WeightLayout layout, WeightRole role, const ExpertWeightDims& dims,

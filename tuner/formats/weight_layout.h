@@ -18,7 +18,8 @@ enum class WeightLayout {
     gate_up_interleaved,  // w1 rows GUGU in 16-row blocks (AITER GateMode.INTERLEAVE order); row bytes untouched
     aiter_a16w4,          // AITER shuffle_weight_a16w4 + shuffle_scale_a16w4: what FlyDSL `_gui` kernels read
     mma_k128,             // what moetune's kernels read (kernel_templates/common/moe_gemm.h): w1 rows GUGU
-                          // in 16-row blocks, then per 8 rows x 128 K one 16-byte tensor-core fragment per lane
+                          // in 16-row blocks, then per 8 rows x 128 K one 16-byte tensor-core fragment per lane;
+                          // each 4-byte word of values in the kernels' e2m1 code (formats/e2m1_code.h)
 };
 
 inline constexpr WeightLayout kAllWeightLayouts[] = {WeightLayout::logical, WeightLayout::gate_up_interleaved,

@@ -1,5 +1,6 @@
 #include "kernels/shape_heuristics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -22,6 +23,16 @@ constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
 int fitting_block_m(double rows) {
     for (int b : kSortBlockSizes)
         if (b >= rows) return b;
+    return kLargestBlock;
+}
+
+// The default's sort block: the fitting one, but no larger than the largest streaming block (32), and
+// no smaller than one that cuts an expert into at most kMaxBlocksPerExpert blocks, which
+// block_m_heuristic_reason would prune.
+int default_block_m(double rows) {
+    const int fit = std::min(fitting_block_m(rows), kLargestStreamingBlock);
+    for (int b : kSortBlockSizes)
+        if (b >= fit && b * kMaxBlocksPerExpert >= rows) return b;
     return kLargestBlock;
 }
 
@@ -94,12 +105,11 @@ std::optional<std::string> k_groups_heuristic_reason(const KernelConfig& c, cons
 
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits) {
     if (shape_error(shape)) return std::nullopt;
-    const int block_m = fitting_block_m(rows_per_active_expert(shape));
+    const int block_m = default_block_m(rows_per_active_expert(shape));
     const bool streaming = streams_weights(block_m);
-    // Measured on the H200 (docs/kernel-design.md): while the weights stream, the bf16 path's
-    // cheaper block step wins by 12-21 % (t16 tiles, both stages); with 128-row tiles the FP8 one
-    // is 2-8 % faster.
-    const MmaPath mma = streaming ? MmaPath::bf16 : MmaPath::fp8;
+    // Measured on the H200 with the coded FP4 weights (docs/kernel-design.md, "Coded FP4 weights"):
+    // the bf16 path won every bucket from 1 to 16384 tokens, in blocks of 32 from 512 to 8192 tokens.
+    const MmaPath mma = MmaPath::bf16;
 
     KernelConfig s1;
     s1.stage = Stage::gate_up;

@@ -35,7 +35,7 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
                     const Stage2Buffers& io, const gpu::Stream& stream) {
     const data::MoeShape& s = stage.shape;
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
-    if (atomic) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
+    if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
     const MoeStage2Args args{io.act, io.act_scale, io.w2, io.w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim};

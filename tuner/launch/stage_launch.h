@@ -5,7 +5,10 @@
 //   stage 1, _fp8     the kernel writes MXFP8 values + e8m0 scales (stage 2's input)
 //   stage 1, bf16 out the kernel, then the MXFP8 quantisation of its output (dynamic scales, as
 //                     AITER's unfused path quantises it)
-//   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds
+//   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
+//                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
+//                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
+//                     separate zeroing, so it is at worst a little pessimistic
 //   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
 // Everything is enqueued on one stream into buffers the caller owns: nothing is allocated, so a
 // sequence can be captured in a graph.
@@ -51,6 +54,7 @@ struct Stage2Buffers {
     const uint8_t* w2_scale = nullptr;
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
+    bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)
 };
 
 // `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).

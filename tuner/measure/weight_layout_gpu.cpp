@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "formats/e2m1_code.h"
+
 namespace moetune::measure {
 namespace {
 
@@ -50,7 +52,8 @@ void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole rol
         const gpu::Dim3 grid{blocks_per_expert(expert_bytes / 4, d.experts), static_cast<unsigned>(d.experts)};
         const auto* src = reinterpret_cast<const unsigned*>(logical);
         auto* dst = reinterpret_cast<unsigned*>(kernel_layout);
-        kernels.kernel(gate_up ? kFragmentsGateUp : kFragments).launch({grid, block}, stream, src, dst, rows, bytes);
+        kernels.kernel(gate_up ? kFragmentsGateUp : kFragments)
+            .launch({grid, block}, stream, src, dst, rows, bytes, formats::e2m1_code());
     }
 }
 

@@ -126,8 +126,12 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     const unsigned long long act_blocks = 1ULL * a.tokens * shape.model_dim / kernels::kMxBlock;
     data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
 
+    // The atomic stage 2 accumulates into out: the sort's spare blocks zero it, one graph node less.
+    const bool atomic = p.configs.stage2.mode == kernels::Stage2Mode::atomic;
+    const std::size_t out_bytes = std::size_t(a.tokens) * shape.model_dim * sizeof(uint16_t);
     data::DeviceSortedRouting& sorted = ws.sorted.at(p.plan.block_m);
-    data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, stream);
+    data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, stream,
+                          atomic ? a.out : nullptr, atomic ? out_bytes : 0);
 
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
@@ -147,7 +151,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w2 = static_cast<const uint8_t*>(a.w2),
                             .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
                             .partial = ws.partials.data(),
-                            .out = static_cast<uint16_t*>(a.out)},
+                            .out = static_cast<uint16_t*>(a.out),
+                            .out_zeroed = atomic},
                            stream);
 }
 

@@ -1,0 +1,106 @@
+// The kernels' e2m1 code (kernel_templates/common/mx_e2m1_code.h, encoder tuner/formats/e2m1_code.h):
+// every word decodes to its elements, as biased bf16 halves for the bf16 path and as e4m3 bytes for
+// the FP8 path, each element with its exact value; the encoder is a bijection.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "formats/e2m1_code.h"
+#include "common/mx_types.h"
+#include "support/catch.hpp"
+
+namespace {
+using namespace moetune;
+
+// Words holding every code in every element position: element j = (c + 5 j) mod 16, plus random words.
+std::vector<uint32_t> test_words() {
+    std::vector<uint32_t> words;
+    for (uint32_t c = 0; c < 16; ++c) {
+        uint32_t w = 0;
+        for (uint32_t j = 0; j < 8; ++j) w |= ((c + 5 * j) % 16) << (4 * j);
+        words.push_back(w);
+    }
+    std::mt19937 rng(5);
+    for (int i = 0; i < 4096; ++i) words.push_back(uint32_t(rng()));
+    words.push_back(0u);
+    words.push_back(0xFFFFFFFFu);
+    return words;
+}
+
+float element(uint32_t word, int j) { return mx_e2m1_to_float((word >> (4 * j)) & 0xFu); }
+
+// The value of a biased bf16 half (exponent and mantissa at bits 6..8, sign at 15) times 2^126.
+double biased_value(uint16_t half) { return std::ldexp(double(mx_bf16_to_float(half)), 126); }
+
+}  // namespace
+
+TEST_CASE("coded e2m1 words decode to their elements as biased bf16 pairs", "[formats][e2m1_code]") {
+    const MxE2m1Code& code = formats::e2m1_code();
+    for (const uint32_t word : test_words()) {
+        const uint32_t coded = mx_e2m1_encode(code, word);
+        for (int q = 0; q < 4; ++q) {
+            const uint32_t pair = mx_e2m1_decode_pair(coded, q);
+            CHECK((pair & ~MOETUNE_E2M1_PAIR_MASK) == 0u);
+            const int lo = mx_e2m1_pair_low_element(q);
+            INFO("word " << std::hex << word << " pair " << q);
+            CHECK(biased_value(uint16_t(pair)) == double(element(word, lo)));
+            CHECK(biased_value(uint16_t(pair >> 16)) == double(element(word, lo + 2)));
+            CHECK(std::signbit(mx_bf16_to_float(uint16_t(pair))) == bool((word >> (4 * lo + 3)) & 1u));
+        }
+    }
+}
+
+TEST_CASE("the pairs cover the eight elements once each", "[formats][e2m1_code]") {
+    std::set<int> elements;
+    for (int q = 0; q < 4; ++q) {
+        elements.insert(mx_e2m1_pair_low_element(q));
+        elements.insert(mx_e2m1_pair_low_element(q) + 2);
+    }
+    CHECK(elements == std::set<int>{0, 1, 2, 3, 4, 5, 6, 7});
+}
+
+TEST_CASE("coded e2m1 words decode to e4m3 bytes of value x 2^-6 for the FP8 path", "[formats][e2m1_code]") {
+    const MxE2m1Code& code = formats::e2m1_code();
+    for (const uint32_t word : test_words()) {
+        const uint32_t coded = mx_e2m1_encode(code, word);
+        for (int h = 0; h < 2; ++h) {
+            const uint32_t bytes = mx_e2m1_coded_to_e4m3x4(coded, h);
+            for (int j = 0; j < 4; ++j) {
+                const unsigned char b = (unsigned char)(bytes >> (8 * j));
+                INFO("word " << std::hex << word << " element " << 4 * h + j);
+                CHECK(std::ldexp(double(mx_e4m3fn_to_float(b)), 6) == double(element(word, 4 * h + j)));
+                CHECK(bool(b & 0x80u) == bool((word >> (4 * (4 * h + j) + 3)) & 1u));
+            }
+        }
+    }
+}
+
+TEST_CASE("the e2m1 code is a bijection and encode_e2m1_words codes every word in place", "[formats][e2m1_code]") {
+    const MxE2m1Code& code = formats::e2m1_code();
+    // Linear and bijective <=> the 32 columns are independent (elimination by leading bit).
+    uint32_t pivot[32] = {};
+    int rank = 0;
+    for (const uint32_t c : code.column) {
+        uint32_t v = c;
+        for (int bit = 31; bit >= 0 && v; --bit) {
+            if (!((v >> bit) & 1u)) continue;
+            if (!pivot[bit]) {
+                pivot[bit] = v;
+                ++rank;
+                break;
+            }
+            v ^= pivot[bit];
+        }
+    }
+    CHECK(rank == 32);
+    std::vector<uint8_t> bytes{0x10, 0x32, 0x54, 0x76, 0xFF, 0xFF, 0xFF, 0xFF};
+    formats::encode_e2m1_words(bytes);
+    const uint32_t first = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 | uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
+    const uint32_t second = uint32_t(bytes[4]) | uint32_t(bytes[5]) << 8 | uint32_t(bytes[6]) << 16 | uint32_t(bytes[7]) << 24;
+    CHECK(first == mx_e2m1_encode(code, 0x76543210u));
+    CHECK(second == mx_e2m1_encode(code, 0xFFFFFFFFu));
+    std::vector<uint8_t> odd(6);
+    CHECK_THROWS_AS(formats::encode_e2m1_words(odd), std::invalid_argument);
+}
