@@ -5,9 +5,10 @@
 
 namespace moetune::gpu {
 
-Event::Event() {
+Event::Event(Kind kind) {
     hipEvent_t e = nullptr;
-    MOETUNE_HIP_CHECK(hipEventCreate(&e));
+    if (kind == Kind::ordering) MOETUNE_HIP_CHECK(hipEventCreateWithFlags(&e, hipEventDisableTiming));
+    else MOETUNE_HIP_CHECK(hipEventCreate(&e));
     handle_ = e;
 }
 

@@ -75,9 +75,12 @@ inline const char* moetune_rtc_no_fma_option() { return "-ffp-contract=off"; }
 #define hipStreamCreate cudaStreamCreate
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamWaitEvent cudaStreamWaitEvent
 
 #define hipEvent_t cudaEvent_t
 #define hipEventCreate cudaEventCreate
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDisableTiming cudaEventDisableTiming
 #define hipEventDestroy cudaEventDestroy
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "gpu/event.h"
 #include "gpu/hip_check.h"
 
 namespace moetune::gpu {
@@ -34,5 +35,9 @@ Stream& Stream::operator=(Stream&& other) noexcept {
 }
 
 void Stream::synchronize() const { MOETUNE_HIP_CHECK(hipStreamSynchronize(static_cast<hipStream_t>(handle_))); }
+
+void Stream::wait(const Event& event) const {
+    MOETUNE_HIP_CHECK(hipStreamWaitEvent(static_cast<hipStream_t>(handle_), static_cast<hipEvent_t>(event.native()), 0));
+}
 
 }  // namespace moetune::gpu

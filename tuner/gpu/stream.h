@@ -4,6 +4,8 @@
 // a stream someone else owns (a libmoetune caller's), which this object never destroys.
 namespace moetune::gpu {
 
+class Event;
+
 class Stream {
 public:
     Stream();
@@ -16,6 +18,8 @@ public:
     Stream& operator=(const Stream&) = delete;
 
     void synchronize() const;
+    // Work enqueued here after this call starts only once `event` (as last recorded) has completed.
+    void wait(const Event& event) const;
     // The vendor handle (hipStream_t / cudaStream_t), opaque outside tuner/gpu.
     void* native() const { return handle_; }
 

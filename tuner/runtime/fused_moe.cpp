@@ -16,6 +16,7 @@
 #include "data_gpu/moe_sorting_gpu.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
 #include "gpu/device.h"
+#include "gpu/event.h"
 #include "gpu/stream.h"
 #include "kernels/device_limits.h"
 #include "launch/stage_launch.h"
@@ -72,6 +73,10 @@ struct FusedMoe::Impl {
     runtime::StageKernels stage_kernels;
     std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
     std::optional<runtime::Workspace> workspace;
+    // The activation quantisation runs on `side` while the caller's stream sorts (they are independent):
+    // a captured graph holds them as parallel branches, one kernel less on the critical path.
+    gpu::Stream side;
+    gpu::Event forked{gpu::Event::Kind::ordering}, quantized{gpu::Event::Kind::ordering};
 };
 
 void FusedMoe::Impl::prepare(int max_tokens) {
@@ -124,7 +129,10 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
 
     const auto* hidden = static_cast<const uint16_t*>(a.hidden);
     const unsigned long long act_blocks = 1ULL * a.tokens * shape.model_dim / kernels::kMxBlock;
-    data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
+    forked.record(stream);
+    side.wait(forked);
+    data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), side);
+    quantized.record(side);
 
     // The atomic stage 2 accumulates into out: the sort's spare blocks zero it, one graph node less.
     const bool atomic = p.configs.stage2.mode == kernels::Stage2Mode::atomic;
@@ -132,6 +140,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     data::DeviceSortedRouting& sorted = ws.sorted.at(p.plan.block_m);
     data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, stream,
                           atomic ? a.out : nullptr, atomic ? out_bytes : 0);
+    stream.wait(quantized);
 
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
