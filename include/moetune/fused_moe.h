@@ -90,8 +90,9 @@ public:
     // from and joined back into `stream` by events, so it runs beside the sort), moe_sorting with the
     // plan's block_m (zeroing `out` for an atomic stage 2), stage 1 (+ the quantisation of its output
     // unless the kernel fuses it), stage 2 (atomic adds, or per-slot partials then a reduce). Call it
-    // on the device this object was made on, from one stream at a time. Throws std::invalid_argument for tokens beyond prepared_tokens() or a missing
-    // buffer, std::runtime_error when the GPU refuses a launch.
+    // on the device this object was made on, from one stream at a time. Throws std::invalid_argument
+    // for tokens beyond prepared_tokens() or a missing buffer, std::runtime_error when the GPU refuses
+    // a launch.
     void run(const FusedMoeArgs& args, void* stream);
 
     static ExpertWeightBytes weight_bytes(const MoeShapeKey& shape);

@@ -104,13 +104,13 @@ private:
             }
 
         // Scales above 128 need a second multiply on the bf16 path; trained weights never have them,
-        // so the common loop carries no test (one branch per chunk, not per word).
-        moetune_u32 any_scale = 0;
+        // so the common loop carries no test (one branch per chunk, not per word; none on the FP8 path).
+        moetune_u32 wide = 0;
 #pragma unroll
         for (int j = 0; j < NJ; ++j)
 #pragma unroll
-            for (int c = 0; c < Mma::kWeightScaleRows; ++c) any_scale |= mx_e2m1_scales_wide(sw_word[j][c]) ? 1u : 0u;
-        if (any_scale)
+            for (int c = 0; c < Mma::kWeightScaleRows; ++c) wide |= Mma::wide_scales(sw_word[j][c]) ? 1u : 0u;
+        if (wide)
             multiply_blocks<true>(wv, act, K, k128, t, sw_word, act_rows, sa_word);
         else
             multiply_blocks<false>(wv, act, K, k128, t, sw_word, act_rows, sa_word);

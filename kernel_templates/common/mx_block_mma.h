@@ -4,8 +4,8 @@
 // of rows g and g+8 (r = 0, 1; two words each: lo = k 8t..8t+3, hi = k 8t+4..8t+7), the 4 weight
 // bytes (8 FP4, element j = k 8t+j, in the code of mx_e2m1_code.h) of weight row g of each 8-row
 // tile, and the e8m0 scale bytes (a word of the chunk's 4 blocks per row; kb picks the block).
-// WIDE_SCALES (mx_e2m1_scales_wide): whether a weight scale byte of the chunk is above 128, which the
-// bf16 path handles with a second multiply.
+// WIDE_SCALES: whether the path's wide_scales said so for a scale word of the chunk (the bf16 path:
+// a byte above 128, which takes a second multiply; the FP8 path never needs it).
 // The loop, the loads and the accumulator layout (that of C in both products) are shared; a path
 // says which weight rows' scales a lane needs, how it widens A and B, and how it accumulates.
 //   MxFp8Mma  (name without _m token): FP4 widened to e4m3, one 16x8x32 e4m3 product per block,
@@ -42,6 +42,12 @@ struct MxFp8Mma {
         x.a[r] = lo;
         x.a[2 + r] = hi;
         x.scale[r] = mx_e8m0_to_float(scale);
+    }
+
+    // Every scale fits the FP32 rescale.
+    __device__ static bool wide_scales(moetune_u32 scale_word) {
+        (void)scale_word;
+        return false;
     }
 
     // The coded word's elements come out as e4m3 of value * 2^-6 (mx_e2m1_coded_to_e4m3x4); the scale
@@ -86,6 +92,9 @@ struct MxBf16Mma {
     __device__ static void widen_a_row(A& x, int r, moetune_u32 lo, moetune_u32 hi, unsigned char scale) {
         mx_bf16_a_fragments_of_row(r, lo, hi, scale, x.a);
     }
+
+    // A scale byte above 128 needs a second multiply (mx_e2m1_scales_wide).
+    __device__ static bool wide_scales(moetune_u32 scale_word) { return mx_e2m1_scales_wide(scale_word); }
 
     template <bool WIDE_SCALES>
     __device__ static B widen_b(moetune_u32 coded, const moetune_u32 (&scale_words)[kWeightScaleRows], int kb) {

@@ -11,6 +11,7 @@
 #include "common/mx_bf16_widen.h"
 #include "formats/e2m1_code.h"
 #include "support/catch.hpp"
+#include "support/e2m1_words.h"
 
 namespace {
 
@@ -87,12 +88,11 @@ TEST_CASE("e4m3 widens to bf16 with the scale folded in, elements (0, 2) and (1,
 
 TEST_CASE("coded e2m1 words widen to bf16 with the scale folded in, pairs (0, 2) (1, 3) (4, 6) (5, 7)",
           "[formats][bf16_widen]") {
-    // Element j = (c + 5 j) mod 16: every code in every position, at every scale byte; scales above
+    // Every code in every position (support/e2m1_words.h), at every scale byte; scales above
     // 128 only with wide_scales, which adds the second multiply (mx_bf16_widen.h).
     const int order[8] = {0, 2, 1, 3, 4, 6, 5, 7};  // the element of b[i / 4][(i / 2) % 2], half i % 2
-    for (uint32_t c = 0; c < 16; ++c) {
-        uint32_t word = 0;
-        for (uint32_t j = 0; j < 8; ++j) word |= ((c + 5 * j) % 16) << (4 * j);
+    for (uint32_t c = 0; c < moetune::test::kE2m1CoveringWords; ++c) {
+        const uint32_t word = moetune::test::e2m1_covering_word(c);
         const uint32_t coded = mx_e2m1_encode(moetune::formats::e2m1_code(), word);
         for (int scale = 0; scale < 256; ++scale)
             for (const bool wide : {false, true}) {

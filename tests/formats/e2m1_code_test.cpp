@@ -7,21 +7,18 @@
 #include <set>
 #include <vector>
 
-#include "formats/e2m1_code.h"
 #include "common/mx_types.h"
+#include "formats/e2m1_code.h"
 #include "support/catch.hpp"
+#include "support/e2m1_words.h"
 
 namespace {
 using namespace moetune;
 
-// Words holding every code in every element position: element j = (c + 5 j) mod 16, plus random words.
+// Words holding every code in every element position, plus random words.
 std::vector<uint32_t> test_words() {
     std::vector<uint32_t> words;
-    for (uint32_t c = 0; c < 16; ++c) {
-        uint32_t w = 0;
-        for (uint32_t j = 0; j < 8; ++j) w |= ((c + 5 * j) % 16) << (4 * j);
-        words.push_back(w);
-    }
+    for (uint32_t c = 0; c < test::kE2m1CoveringWords; ++c) words.push_back(test::e2m1_covering_word(c));
     std::mt19937 rng(5);
     for (int i = 0; i < 4096; ++i) words.push_back(uint32_t(rng()));
     words.push_back(0u);

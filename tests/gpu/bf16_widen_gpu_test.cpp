@@ -14,6 +14,7 @@
 #include "gpu/stream.h"
 #include "rtc/compiler.h"
 #include "support/catch.hpp"
+#include "support/e2m1_words.h"
 
 namespace {
 using namespace moetune;
@@ -83,16 +84,12 @@ std::vector<uint32_t> widen_on_device(const std::vector<uint32_t>& words, bool e
 TEST_CASE("e4m3 and e2m1 widen to the host's bf16 bits on the device", "[gpu][kernels]") {
     for (const bool e2m1 : {false, true}) {
         // e4m3: every code in every byte position; e2m1: coded words with every code in every element
-        // position (element j = (c + 5 j) mod 16), and random ones.
+        // position (support/e2m1_words.h), and random ones.
         std::vector<uint32_t> words;
         if (e2m1) {
             std::mt19937 rng(3);
             for (uint32_t c = 0; c < 256; ++c) {
-                uint32_t w = uint32_t(rng());
-                if (c < 16) {
-                    w = 0;
-                    for (uint32_t j = 0; j < 8; ++j) w |= ((c + 5 * j) % 16) << (4 * j);
-                }
+                const uint32_t w = c < test::kE2m1CoveringWords ? test::e2m1_covering_word(c) : uint32_t(rng());
                 words.push_back(mx_e2m1_encode(formats::e2m1_code(), w));
             }
         } else {
