@@ -16,17 +16,21 @@
 //   MMA_PATH tensor-core path of each MX block: 0 FP8 products rescaled per block, 1 bf16 products
 //            of operands with the scales folded in (common/mx_block_mma.h)
 //   FUSE_FP8 quantise the output to MXFP8 in the epilogue
+//   SHARED_OPERANDS  (_smem) the workgroup widens each K chunk once into shared memory and the
+//            warps multiply from there (common/moe_shared_gemm.h; bf16 path, one K-group, PIPE 1)
+//   WGMMA    (_wgmma, with _smem) Hopper warpgroup products from shared memory, 64-row warpgroups
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
+#include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
 
 __device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8>
-__device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA>
+__device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
@@ -55,16 +59,10 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
     const int m0 = (mn_warp / WARPS_N) * WARP_M;
     const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
 
-    typedef MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> Gemm;
-    Gemm gemm;
-    gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K, k_group);
-    __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
-    mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
-    if (k_group != 0) return;
-
-    // Epilogue. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
+    // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
     // same output columns, i.e. n8 tiles (4p, 4p+1) are gate and (4p+2, 4p+3) are up for columns
     // col0 + 16p + 8q + 2t + c.
+    auto epilogue = [&](const auto& gemm) {
     const int lane = int(threadIdx.x) & 31;
     const int g = lane >> 2, t = lane & 3;
     const int col0 = n0 / 2;
@@ -130,13 +128,31 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args) {
             }
         }
     }
+    };
+
+    if constexpr (SHARED_OPERANDS) {
+        static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
+        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
+        gemm.run(args.act, args.act_scale, token_of_row, w, ws, int(blockIdx.y) * TILE_N, K, m0,
+                 n0 - int(blockIdx.y) * TILE_N, dynamic_shared);
+        epilogue(gemm);
+    } else {
+        (void)dynamic_shared;
+        MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;
+        gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K, k_group);
+        __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
+        mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
+        if (k_group == 0) epilogue(gemm);
+    }
 }
 
 // The entry point of one candidate: rtc compiles this file with the -D definitions of a
 // KernelConfig (tuner/kernels/compile_definitions.h), so the symbol is the kernel's name.
 #ifdef MOETUNE_KERNEL_NAME
 extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
+    extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
-               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0>(args);
+               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -8,17 +8,19 @@
 //   TILE_M   sorted rows per CTA (16, 32, 64, 128); SORT_BM the moe_sorting block size, a
 //            multiple of TILE_M (AITER's _sbm: a stage-2 tile may be half the sort block)
 //   TILE_N   model_dim columns per CTA
-//   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH as in stage 1 (tile_k = 128 * PIPE along inter_dim)
+//   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH, SHARED_OPERANDS as in stage 1 (tile_k =
+//            128 * PIPE along inter_dim)
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/memory.h"
 #include "common/moe_gemm.h"
+#include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM>
-__device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA>
+__device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
@@ -54,13 +56,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
     const int m0 = (mn_warp / WARPS_N) * WARP_M;
     const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
 
-    typedef MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> Gemm;
-    Gemm gemm;
-    gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K, k_group);
-    __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
-    mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
-    if (k_group != 0) return;
-
+    // Epilogue, on either main loop's accumulators.
+    auto epilogue = [&](const auto& gemm) {
     const int lane = int(threadIdx.x) & 31;
     const int g = lane >> 2, t = lane & 3;
 #pragma unroll
@@ -87,12 +84,30 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args) {
             }
         }
     }
+    };
+
+    if constexpr (SHARED_OPERANDS) {
+        static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
+        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
+        gemm.run(args.act, args.act_scale, act_row, w, ws, int(blockIdx.y) * TILE_N, K, m0,
+                 n0 - int(blockIdx.y) * TILE_N, dynamic_shared);
+        epilogue(gemm);
+    } else {
+        (void)dynamic_shared;
+        MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;
+        gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K, k_group);
+        __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
+        mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
+        if (k_group == 0) epilogue(gemm);
+    }
 }
 
 // The entry point of one candidate (see moe_stage1.hip).
 #ifdef MOETUNE_KERNEL_NAME
 extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage2Args args) {
+    extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
-               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M>(args);
+               MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -54,6 +54,19 @@ __device__ inline moetune_u32 mx_u32x4_get_opaque(mx_u32x4 v, int i) {
     return mx_u32x4_get(v, i);
 }
 
+// 16 bytes to / from 16-byte aligned shared memory (one vector access: the aligned type lets the
+// compiler use st/ld.shared.v4 on NVIDIA and ds_write/read_b128 on AMD).
+struct alignas(16) mx_aligned_u32x4 {
+    moetune_u32 x, y, z, w;
+};
+__device__ inline void mx_store_shared16(unsigned char* p, mx_u32x4 v) {
+    *reinterpret_cast<mx_aligned_u32x4*>(p) = mx_aligned_u32x4{v.x, v.y, v.z, v.w};
+}
+__device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
+    const mx_aligned_u32x4 v = *reinterpret_cast<const mx_aligned_u32x4*>(p);
+    return mx_u32x4{v.x, v.y, v.z, v.w};
+}
+
 // 8 bytes (two words) from an 8-byte aligned address, read-only cached path.
 __device__ inline void mx_load8(const void* p, moetune_u32& lo, moetune_u32& hi) {
     const moetune_u32* q = static_cast<const moetune_u32*>(p);

@@ -50,16 +50,36 @@ MOETUNE_HD moetune_u32 mx_bf16x2_mul(moetune_u32 a, moetune_u32 b) {
 // for normals and subnormals alike (an e4m3 subnormal m * 2^-9 lands on the bf16 subnormal
 // m * 2^-129). Multiplying by 2^120 first restores the value exactly (|v| <= 448), then by the
 // scale; one multiply by 2^(s+120) would overflow its multiplier for s > 7.
-MOETUNE_HD void mx_e4m3x4_to_bf16x2_scaled(moetune_u32 word, moetune_u32 scale2, moetune_u32& even,
-                                           moetune_u32& odd) {
+MOETUNE_HD void mx_e4m3x4_to_bf16x2_biased(moetune_u32 word, moetune_u32& even, moetune_u32& odd) {
     // Elements 1 and 3 already sit in the high byte of each half; << 8 moves 0 and 2 there.
     // The sign stays at bit 15/31, the magnitude shifts down 4.
-    constexpr moetune_u32 kPow2To120 = 0x7B807B80u;  // bf16 pair
     const moetune_u32 high13 = word, high02 = word << 8;
-    const moetune_u32 biased_even = (high02 & 0x80008000u) | ((high02 >> 4) & 0x07F007F0u);
-    const moetune_u32 biased_odd = (high13 & 0x80008000u) | ((high13 >> 4) & 0x07F007F0u);
-    even = mx_bf16x2_mul(mx_bf16x2_mul(biased_even, kPow2To120), scale2);
-    odd = mx_bf16x2_mul(mx_bf16x2_mul(biased_odd, kPow2To120), scale2);
+    even = (high02 & 0x80008000u) | ((high02 >> 4) & 0x07F007F0u);
+    odd = (high13 & 0x80008000u) | ((high13 >> 4) & 0x07F007F0u);
+}
+
+MOETUNE_HD void mx_e4m3x4_to_bf16x2_scaled(moetune_u32 word, moetune_u32 scale2, moetune_u32& even,
+                                           moetune_u32& odd) {
+    constexpr moetune_u32 kPow2To120 = 0x7B807B80u;  // bf16 pair
+    mx_e4m3x4_to_bf16x2_biased(word, even, odd);
+    even = mx_bf16x2_mul(mx_bf16x2_mul(even, kPow2To120), scale2);
+    odd = mx_bf16x2_mul(mx_bf16x2_mul(odd, kPow2To120), scale2);
+}
+
+// The same in one multiply, by 2^(s - 7) = 2^120 * 2^(s - 127), where that multiplier is a finite
+// bf16: scale bytes s <= 134 (mx_e4m3_one_multiply_fits), i.e. blocks with maxima below ~2^16,
+// which covers activations. Bit-identical to the two multiplies there: both round the same exact
+// product (a power of two times an exact bf16) once.
+MOETUNE_HD bool mx_e4m3_one_multiply_fits(unsigned s) { return s <= 134u; }
+MOETUNE_HD moetune_u32 mx_e4m3_one_multiplier_bf16x2(unsigned s) {
+    const moetune_u32 half = moetune_u32(s + 120u) << 7;  // bf16 exponent field of 2^(s - 7)
+    return half | (half << 16);
+}
+MOETUNE_HD void mx_e4m3x4_to_bf16x2_one_multiply(moetune_u32 word, moetune_u32 multiplier, moetune_u32& even,
+                                                 moetune_u32& odd) {
+    mx_e4m3x4_to_bf16x2_biased(word, even, odd);
+    even = mx_bf16x2_mul(even, multiplier);
+    odd = mx_bf16x2_mul(odd, multiplier);
 }
 
 // The bf16 pair multiplier that turns biased e2m1 halves (value * 2^-126, mx_e2m1_code.h) into

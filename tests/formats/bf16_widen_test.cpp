@@ -86,6 +86,23 @@ TEST_CASE("e4m3 widens to bf16 with the scale folded in, elements (0, 2) and (1,
     check_widening(e4m3, 0u, mx_e4m3x4_to_bf16x2_scaled, 20, 230);
 }
 
+TEST_CASE("e4m3 in one multiply equals the two multiplies for every scale byte up to 134", "[formats][bf16_widen]") {
+    CHECK(mx_e4m3_one_multiply_fits(134));
+    CHECK_FALSE(mx_e4m3_one_multiply_fits(135));
+    for (uint32_t c = 0; c < 256; ++c) {
+        // Every code in every position of the word, and every sign mix (step 67 is odd, so coprime to 256).
+        const uint32_t word = c | ((c + 67) % 256) << 8 | ((c + 134) % 256) << 16 | ((c + 201) % 256) << 24;
+        for (unsigned s = 0; s <= 134; ++s) {
+            uint32_t even1, odd1, even2, odd2;
+            mx_e4m3x4_to_bf16x2_one_multiply(word, mx_e4m3_one_multiplier_bf16x2(s), even1, odd1);
+            mx_e4m3x4_to_bf16x2_scaled(word, mx_e8m0_to_bf16x2(s), even2, odd2);
+            INFO("word " << word << " scale byte " << s);
+            CHECK(even1 == even2);
+            CHECK(odd1 == odd2);
+        }
+    }
+}
+
 TEST_CASE("coded e2m1 words widen to bf16 with the scale folded in, pairs (0, 2) (1, 3) (4, 6) (5, 7)",
           "[formats][bf16_widen]") {
     // Every code in every position (support/e2m1_words.h), at every scale byte; scales above

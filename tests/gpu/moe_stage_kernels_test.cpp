@@ -41,10 +41,21 @@ std::vector<float> bf16_to_floats(const std::vector<uint16_t>& v) {
     return out;
 }
 
-// Everything of kShape on the host: inputs, the kernel layouts, references.
+// Every scale byte of `scales` raised by `by` (x 2^by). All of them, so that sums do not mix
+// magnitudes, which would make the elementwise metric judge the summation order.
+void raise_scales(std::vector<uint8_t>& scales, int by) {
+    for (uint8_t& s : scales) s = uint8_t(s + by);
+}
+
+// Everything of kShape on the host: inputs, the kernel layouts, references. With large_scales the
+// weight scales are 2^9 larger (bytes 128..132, most above 128) and the activation scales 2^16
+// (quantised hidden states have bytes ~120, so ~136, above 134, and the stage-1 outputs more):
+// the values that take the exact widening paths (mx_bf16_widen.h).
 struct Problem {
-    data::MoeWeights weights = data::make_synthetic_weights(kShape, kSeed);
-    data::MxfpMatrix act = data::make_synthetic_activations(kShape, kSeed, formats::ActivationScales::mxfp8);
+    explicit Problem(bool large_scales) : weights(make_weights(large_scales)), act(make_acts(large_scales)) {}
+
+    data::MoeWeights weights;
+    data::MxfpMatrix act;
     data::Routing routing = data::random_routing(kShape.tokens, kShape.experts, kShape.topk, kSeed);
     std::vector<float> ref1 = data::reference_stage1(kShape, act, weights, routing);
     data::MxfpMatrix act2 = data::quantize_stage1_output(kShape, ref1, formats::ActivationScales::mxfp8);
@@ -56,6 +67,19 @@ struct Problem {
     std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
 
 private:
+    static data::MoeWeights make_weights(bool large_scales) {
+        data::MoeWeights w = data::make_synthetic_weights(kShape, kSeed);
+        if (large_scales) {
+            raise_scales(w.w1_scale, 9);
+            raise_scales(w.w2_scale, 9);
+        }
+        return w;
+    }
+    static data::MxfpMatrix make_acts(bool large_scales) {
+        data::MxfpMatrix a = data::make_synthetic_activations(kShape, kSeed, formats::ActivationScales::mxfp8);
+        if (large_scales) raise_scales(a.scales, 16);
+        return a;
+    }
     static std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) {
         const bool gate_up = role == formats::WeightRole::gate_up;
         const formats::ExpertWeightDims d{kShape.experts, gate_up ? 2 * kShape.inter_dim : kShape.model_dim,
@@ -65,9 +89,9 @@ private:
     }
 };
 
-const Problem& problem() {
-    static const Problem p;
-    return p;
+const Problem& problem(bool large_scales = false) {
+    static const Problem plain(false), large(true);
+    return large_scales ? large : plain;
 }
 
 struct Sorted {
@@ -102,8 +126,7 @@ struct Stage1Out {
     std::vector<float> values;  // [M*topk, inter], dequantised when fused
 };
 
-Stage1Out run_stage1(const KernelConfig& c, int test_break = 0) {
-    const Problem& p = problem();
+Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem()) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(kernels::sort_block_m(c));
@@ -135,8 +158,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0) {
     return r;
 }
 
-std::vector<float> run_stage2(const KernelConfig& c) {
-    const Problem& p = problem();
+std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem()) {
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(kernels::sort_block_m(c));
@@ -200,6 +222,17 @@ KernelConfig with_k_warps(KernelConfig c, int k_warps) {
     return c;
 }
 
+// Shared operands (_smem): the bf16 path at tile_k 128, where the workgroup stages both operands.
+KernelConfig with_shared_operands(KernelConfig c, bool wgmma = false) {
+    c.mma = kernels::MmaPath::bf16;
+    c.shared_operands = true;
+    c.wgmma = wgmma;
+    return c;
+}
+
+// _wgmma runs on sm_90a only (elsewhere static pruning drops it).
+bool wgmma_here() { return gpu::device_info(gpu::current_device()).arch == "sm_90a"; }
+
 // Each config on the FP8 path, then the same configs on the bf16 path (_mbf16), which must meet
 // the same tolerances.
 std::vector<KernelConfig> on_both_mma_paths(std::initializer_list<KernelConfig> configs) {
@@ -249,6 +282,46 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
         UNSCOPED_INFO("mismatch " << mismatch << " worst row cosine diff " << row_cos);
         CHECK(mismatch <= 0.001);
         CHECK(row_cos < 1e-3);
+    }
+}
+
+// Shared operands (_smem, and _wgmma on sm_90a): 4 and 8 warps, tiles of 32..128 rows (mostly
+// padding rows here, which must stay out of the sums), 64..256 columns, both epilogues of each
+// stage, a half sort block; with ordinary scales (the fast widening) and large ones (the exact
+// paths, taken per chunk). Large scales are judged by the row cosine only: the elementwise metric's
+// absolute floor (1.0) assumes outputs of order one, and these are ~2^25 and more.
+TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
+    using kernels::Stage2Mode;
+    const std::vector<KernelConfig> stage1_configs = {
+        with_shared_operands(stage1(32, 128, 128, 4, false, true)),
+        with_shared_operands(stage1(64, 256, 128, 8, false, false)),
+        with_shared_operands(stage1(128, 128, 128, 8, false, true)),
+        with_shared_operands(stage1(64, 128, 128, 4, false, true), true),
+        with_shared_operands(stage1(128, 64, 128, 8, false, false), true)};
+    const std::vector<KernelConfig> stage2_configs = {
+        with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::atomic, 0)),
+        with_shared_operands(stage2(64, 128, 128, 8, false, Stage2Mode::atomic, 128)),
+        with_shared_operands(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+        with_shared_operands(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 128), true),
+        with_shared_operands(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0), true)};
+    for (const bool large_scales : {false, true}) {
+        const Problem& p = problem(large_scales);
+        INFO("large scales " << large_scales);
+        for (const KernelConfig& c : stage1_configs) {
+            if (c.wgmma && !wgmma_here()) continue;
+            INFO(kernels::kernel_name(c));
+            const Stage1Out r = run_stage1(c, 0, p);
+            const double tolerance = c.fused_mxfp8_out ? 0.07 : 0.01;
+            if (!large_scales) CHECK(data::mismatch_fraction(p.ref1, r.values, tolerance, tolerance) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim)) < 1e-3);
+        }
+        for (const KernelConfig& c : stage2_configs) {
+            if (c.wgmma && !wgmma_here()) continue;
+            INFO(kernels::kernel_name(c));
+            const std::vector<float> out = run_stage2(c, p);
+            if (!large_scales) CHECK(data::mismatch_fraction(p.ref2, out, 0.02, 0.02) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
+        }
     }
 }
 

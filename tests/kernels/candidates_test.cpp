@@ -1,5 +1,6 @@
 // Candidate enumeration: for the reference shape every kept config is a distinct kernel that fits
 // the device and divides the GEMMs; bad shapes and tight devices prune with readable reasons.
+#include <algorithm>
 #include <set>
 #include <string>
 #include <utility>
@@ -107,21 +108,35 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 276);
 }
 
-TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request, each a whole copy of the space") {
+TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         const std::vector<KernelConfig> fp8 = search_space(stage, {MmaPath::fp8});
         const std::vector<KernelConfig> bf16 = search_space(stage, {MmaPath::bf16});
         const std::vector<KernelConfig> both = search_space(stage);
-        REQUIRE(bf16.size() == fp8.size());
-        REQUIRE(both.size() == 2 * fp8.size());
+        std::vector<KernelConfig> bf16_plain, bf16_shared;
+        for (const KernelConfig& c : bf16) (c.shared_operands ? bf16_shared : bf16_plain).push_back(c);
+        REQUIRE(bf16_plain.size() == fp8.size());
+        REQUIRE(both.size() == fp8.size() + bf16.size());
         for (std::size_t i = 0; i < fp8.size(); ++i) {
             INFO(kernel_name(fp8[i]));
             CHECK(fp8[i].mma == MmaPath::fp8);
+            CHECK_FALSE(fp8[i].shared_operands);
             KernelConfig twin = fp8[i];
             twin.mma = MmaPath::bf16;
-            CHECK(bf16[i] == twin);
-            CHECK(both[i] == fp8[i]);  // FP8 first, then the bf16 twins in the same order
-            CHECK(both[fp8.size() + i] == twin);
+            CHECK(bf16_plain[i] == twin);
+            CHECK(both[i] == fp8[i]);  // FP8 first, then the bf16 space in its order
+        }
+        for (std::size_t i = 0; i < bf16.size(); ++i) CHECK(both[fp8.size() + i] == bf16[i]);
+        // Shared operands (and with them wgmma) only on the bf16 path at tile_k 128, each beside its
+        // plain twin.
+        CHECK_FALSE(bf16_shared.empty());
+        for (const KernelConfig& c : bf16_shared) {
+            INFO(kernel_name(c));
+            CHECK((c.tile_k == 128 && c.k_warps == 1 && c.tile_m >= 32 && !c.nontemporal_weights));
+            KernelConfig plain = c;
+            plain.shared_operands = false;
+            plain.wgmma = false;
+            CHECK(std::find(bf16_plain.begin(), bf16_plain.end(), plain) != bf16_plain.end());
         }
     }
     CHECK(EnumerationOptions{}.mma_paths == std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16});

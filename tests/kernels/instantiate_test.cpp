@@ -44,6 +44,10 @@ const std::vector<std::string> kRepresentative = {
     // K-groups: the shared-memory sum and its barriers on every target.
     "moetune_moe1_afp8_wfp4_bf16_t16x128x128_nt_mbf16_gui_kw4_fp8",
     "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_kw2",
+    // Shared operands: the staged bf16 buffers in dynamic shared memory on every target.
+    "moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_mbf16_gui_fp8",
+    "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_mbf16",
+    "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
 };
 }  // namespace
 

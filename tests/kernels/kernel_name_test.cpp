@@ -123,6 +123,37 @@ TEST_CASE("_kw{n} splits the warps into K-groups, after _gui and before _fp8 / _
     CHECK(kernel_name(KernelConfig{.k_warps = 2}) == "moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw2");
 }
 
+TEST_CASE("_smem stages the operands in shared memory: after _nt, before the MMA path") {
+    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_mbf16_gui_fp8";
+    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_mbf16_sbm128";
+    for (const std::string& name : {s1, s2}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->shared_operands);
+        CHECK(kernel_name(*c) == name);
+    }
+    CHECK_FALSE(KernelConfig{}.shared_operands);
+}
+
+TEST_CASE("_wgmma follows _smem; warpgroups of 64 rows set the warps and the warp grid") {
+    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8";
+    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t64x64x128_atomic_w4_smem_wgmma_mbf16_sbm128";
+    for (const std::string& name : {s1, s2}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->wgmma);
+        CHECK(kernel_name(*c) == name);
+        const auto grid = warp_grid(*c);
+        REQUIRE(grid);
+        CHECK(grid->warps_m == c->warps);
+        CHECK(grid->warps_n == 1);
+    }
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;
@@ -202,6 +233,16 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_fp8_kw2", "'kw2' must come before 'fp8'"},
         {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_sbm64_kw2", "'kw2' must come before 'sbm64'"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw02", "unknown token 'kw02'"},
+        // Shared operands: the bf16 path at tile_k 128 without K-groups; after _nt, before _m.
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_gui", "smem (shared operands) needs the bf16 path"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x256_smem_mbf16_gui", "smem (shared operands) needs"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_mbf16_gui_kw2", "smem (shared operands) needs"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_mbf16_smem_gui", "'smem' must come before 'mbf16'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_nt_mbf16_gui", "'nt' must come before 'smem'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_mbf16_gui", "wgmma needs smem"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x128_w2_smem_wgmma_mbf16_gui", "wgmma needs"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_smem_mbf16_gui", "'smem' must come before 'wgmma'"},
     };
     for (const Case& k : cases) {
         std::string why;

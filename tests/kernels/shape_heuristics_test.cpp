@@ -92,11 +92,20 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
     CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
     CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
-    // 4096 tokens (~213 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
+    // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
+    const auto half_k = default_config(dsv41_flash_ep4(512), limits);
+    REQUIRE(half_k);
+    CHECK(kernel_name(half_k->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(half_k->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x128x512_atomic_w4_nt_mbf16");
+    // 4096 tokens (~213 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
+    // elsewhere than sm_90a the register-fed ones.
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
-    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x128x512_atomic_w4_nt_mbf16");
+    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
+    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
+    const auto amd = default_config(dsv41_flash_ep4(4096), *device_limits_for_arch("gfx950"));
+    REQUIRE(amd);
+    CHECK_FALSE(amd->stage1.wgmma);
     // 16384 tokens (~853 rows): 32 would cut an expert into 27 blocks, so 64, with cached loads.
     const auto most = default_config(dsv41_flash_ep4(16384), limits);
     REQUIRE(most);

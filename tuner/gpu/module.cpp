@@ -42,9 +42,9 @@ Kernel Module::kernel(const std::string& name) const {
 
 void Kernel::launch_with_params(const LaunchShape& s, const Stream& stream, void** params) const {
     auto f = static_cast<hipFunction_t>(handle_);
-    // Opting in is per kernel and idempotent; only launches above the default 48 KB need it.
-    constexpr std::size_t kDefaultDynamicShared = 48 * 1024;
-    if (s.shared_bytes > kDefaultDynamicShared)
+    // Opting in is per kernel and idempotent. Any launch with dynamic shared memory opts in: with
+    // the kernel's static shared memory it may pass the default 48 KB even when its own bytes do not.
+    if (s.shared_bytes > 0)
         MOETUNE_HIP_CHECK(moetune_hip_set_max_dynamic_shared(f, static_cast<int>(s.shared_bytes)));
     try {
         MOETUNE_HIP_CHECK(hipModuleLaunchKernel(f, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,

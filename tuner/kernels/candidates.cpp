@@ -51,6 +51,16 @@ bool k_groups_in_regime(const KernelConfig& c) {
     return c.k_warps == 1 || (streams_weights(sort_block_m(c)) && c.warps == 8 && c.tile_k <= 256);
 }
 
+// Shared operands pay where each weight tile serves many rows (sort blocks of 32 and more); they
+// load through the cache (the tile's weights are read once per workgroup either way) with 4 or 8
+// warps to share the staging.
+bool shared_operands_in_regime(const KernelConfig& c) {
+    return !c.shared_operands || (c.tile_m >= 32 && !c.nontemporal_weights && c.warps >= 4);
+}
+
+// wgmma comes with shared operands; its warp count follows from tile_m (config_error).
+bool wgmma_in_regime(const KernelConfig& c) { return !c.wgmma || c.shared_operands; }
+
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
@@ -66,6 +76,8 @@ bool k_groups_in_regime(const KernelConfig& c) {
 //    workgroups of 64 W1 rows, ~2.7 per SM, and their warps alone cannot keep enough loads in
 //    flight (the weight stream ran at 0.5-1 TB/s without them);
 //  - non-temporal weight loads on/off;
+//  - shared operands (_smem) on/off: on the bf16 path at tile_k 128, sort blocks of 32 and more;
+//    with them Hopper warpgroup products (_wgmma) on/off (64/128-row tiles, sm_90a);
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);
@@ -89,6 +101,8 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     else vary(space, {4, 8}, [](KernelConfig& c, int v) { c.warps = v; });
     vary(space, {1, 2, 4}, [](KernelConfig& c, int v) { c.k_warps = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.nontemporal_weights = v; });
+    vary(space, {false, true}, [](KernelConfig& c, bool v) { c.shared_operands = v; });
+    vary(space, {false, true}, [](KernelConfig& c, bool v) { c.wgmma = v; });
     if (stage == Stage::gate_up) {
         vary(space, {true, false}, [](KernelConfig& c, bool v) { c.fused_mxfp8_out = v; });
     } else {
@@ -97,7 +111,8 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
-               !wide_enough_for_warps(c) || !k_groups_in_regime(c);
+               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c) ||
+               !wgmma_in_regime(c);
     });
     return space;
 }

@@ -24,6 +24,8 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
         {"MOETUNE_WARPS_N", num(grid->warps_n)},
         {"MOETUNE_WARPS_K", num(c.k_warps)},
         {"MOETUNE_NONTEMPORAL_WEIGHTS", num(c.nontemporal_weights)},
+        {"MOETUNE_SHARED_OPERANDS", num(c.shared_operands)},
+        {"MOETUNE_WGMMA", num(c.wgmma)},
         {"MOETUNE_MMA_PATH", num(static_cast<int>(c.mma))},
     };
     if (c.stage == Stage::gate_up) {

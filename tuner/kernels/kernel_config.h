@@ -56,6 +56,15 @@ struct KernelConfig {
     // whole tile over every k_warps-th prefetch group of K, then sum through shared memory. More
     // loads in flight per tile where few tiles exist (few tokens).              token _kw{n}
     int k_warps = 1;
+    // Shared operands (bf16 path, tile_k 128, one K-group): the workgroup widens each K chunk of its
+    // rows and weight rows once into bf16 in shared memory (two buffers, 512 * (tile_m + tile_n)
+    // bytes), and its warps multiply from there, instead of each warp widening its own operands.
+    // Pays where many rows share each weight tile (thousands of tokens).          token _smem
+    bool shared_operands = false;
+    // With shared operands: Hopper warpgroup products (wgmma, sm_90a) straight from shared memory,
+    // issued asynchronously so the next chunk's widening overlaps them. One warp per 16 rows
+    // (warps = tile_m / 16, whole warpgroups of 64 rows over the tile's width).       token _wgmma
+    bool wgmma = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8

@@ -12,7 +12,8 @@ constexpr std::string_view kPrefix = "moetune";
 // The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
 // the one order a name spells them in, for printing and for the parser's order check.
 // _kw sits where AITER's FlyDSL names put it: after _gui, before _fp8 and _sbm.
-enum class Suffix : int { mode, warps, nontemporal, mma, gui, kw, fp8, sbm };
+// _smem and _wgmma (moetune's) next to _nt, the other operand-loading knob.
+enum class Suffix : int { mode, warps, nontemporal, smem, wgmma, mma, gui, kw, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -36,6 +37,8 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
             return c.mode == Stage2Mode::atomic ? "atomic" : "reduce";
         case Suffix::warps: return c.warps == defaults.warps ? "" : "w" + std::to_string(c.warps);
         case Suffix::nontemporal: return c.nontemporal_weights ? "nt" : "";
+        case Suffix::smem: return c.shared_operands ? "smem" : "";
+        case Suffix::wgmma: return c.wgmma ? "wgmma" : "";
         case Suffix::mma: return c.mma == defaults.mma ? "" : "m" + std::string(mma_path_token(c.mma));
         case Suffix::gui: return stage1 ? "gui" : "";
         case Suffix::kw: return c.k_warps == defaults.k_warps ? "" : "kw" + std::to_string(c.k_warps);
@@ -63,6 +66,8 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
     if (token == "atomic") return ParsedSuffix{Suffix::mode, static_cast<int>(Stage2Mode::atomic)};
     if (token == "reduce") return ParsedSuffix{Suffix::mode, static_cast<int>(Stage2Mode::reduce)};
     if (token == "nt") return ParsedSuffix{Suffix::nontemporal};
+    if (token == "smem") return ParsedSuffix{Suffix::smem};
+    if (token == "wgmma") return ParsedSuffix{Suffix::wgmma};
     if (token == "gui") return ParsedSuffix{Suffix::gui};
     if (token == "fp8") return ParsedSuffix{Suffix::fp8};
     // m{path}: "mfp8" parses too, so that it is rejected as a default spelled out.
@@ -168,6 +173,8 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
             case Suffix::mode: c.mode = static_cast<Stage2Mode>(s->value); break;
             case Suffix::warps: c.warps = s->value; break;
             case Suffix::nontemporal: c.nontemporal_weights = true; break;
+            case Suffix::smem: c.shared_operands = true; break;
+            case Suffix::wgmma: c.wgmma = true; break;
             case Suffix::mma: c.mma = static_cast<MmaPath>(s->value); break;
             case Suffix::gui: break;  // the one W1 layout; checked below
             case Suffix::kw: c.k_warps = s->value; break;

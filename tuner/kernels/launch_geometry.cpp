@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kernels/kernel_name.h"
+#include "kernels/resource_model.h"
 #include "kernels/static_checks.h"
 
 namespace moetune::kernels {
@@ -26,6 +27,7 @@ LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shap
     LaunchGeometry g;
     g.grid = {unsigned(std::max<long long>(m_tiles, 1)), unsigned(n / c.tile_n), 1};
     g.block = {unsigned(threads_per_block(c)), 1, 1};
+    g.dynamic_shared_bytes = unsigned(dynamic_shared_bytes(c));
     return g;
 }
 

@@ -35,9 +35,33 @@ constexpr RegisterCost kFp8Cost = {12, 8, 16, 8, 4};
 // with the fused stage-1 or the stage-2 atomic epilogue, pruned after compiling.
 constexpr RegisterCost kBf16Cost = {10, 12, 9, 4, 4};
 
+// _smem: fixed + per_mma_tile * MT * NJ + per_staged_vector * (16-byte vectors a thread stages per
+// chunk: 8 per activation row and 4 per weight row of the tile, over the workgroup's threads).
+// ptxas keeps the next block's fragments in flight, hence ~12 per MMA tile. Fit to ptxas -v
+// (sm_90a, CUDA 13.0) over both stages at 64/128 x 128/256 tiles with 4 and 8 warps: within 10
+// registers of every kernel that fit; the ones that spilled estimate >= 252.
+struct SharedOperandsCost {
+    int fixed;
+    int per_mma_tile;
+    int per_staged_vector;
+    int per_accumulator;  // per FP32 accumulator of the thread (_wgmma: tile_n / 2)
+};
+constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5, 0};
+
+// _wgmma: the accumulators twice over (ptxas keeps the two chunks of staged words and their
+// widening in flight beside the asynchronous products, which grows with the tile). Fit to ptxas -v
+// (sm_90a, CUDA 13.0) over 64/128 x 64/128 tiles: within 18 registers; 256-wide tiles estimate
+// 360 and are pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads).
+constexpr SharedOperandsCost kWgmmaCost = {104, 0, 0, 2};
+
 }  // namespace
 
 std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
+    // wgmma: the warpgroups' 16-row warps span the tile's width (moe_shared_gemm.h).
+    if (c.wgmma) {
+        if (c.tile_m != 16 * c.warps || c.tile_n % warp_n_granule(c) != 0) return std::nullopt;
+        return WarpGrid{c.warps, 1};
+    }
     std::optional<WarpGrid> best;
     int best_extent = 0;
     // One K-group's warps cover the tile. warps_m from high to low, so on a tie the later (more
@@ -59,9 +83,9 @@ std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
 
 // Shared memory: the tile's routing tables (stage 1: token and slot of each row; stage 2 also the
 // stage-1 output row and the routing weight), 4 bytes each, and with K-groups one fp32 tile
-// through which they sum (moe_gemm.h, mx_sum_k_groups).
+// through which they sum (moe_gemm.h, mx_sum_k_groups), or with _smem the operand buffers.
 // Registers per thread: the path's RegisterCost (FP8 12 + 8*MT + 16*NJ + 8*MT*NJ + 4*PIPE*NJ, bf16
-// 10 + 12*MT + 9*NJ + 4*MT*NJ + 4*PIPE*NJ).
+// 10 + 12*MT + 9*NJ + 4*MT*NJ + 4*PIPE*NJ), or _smem's.
 ResourceEstimate estimate_resources(const KernelConfig& c) {
     const auto grid = warp_grid(c);
     if (!grid) throw std::invalid_argument("estimate_resources: the warps cannot split this tile");
@@ -71,11 +95,25 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int pipe = c.tile_k / kKChunk;
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
+    if (c.shared_operands) {
+        const int threads = 32 * c.warps;
+        const int staged = (8 * c.tile_m + threads - 1) / threads + (4 * c.tile_n + threads - 1) / threads;
+        const SharedOperandsCost& s = c.wgmma ? kWgmmaCost : kSharedOperandsCost;
+        const int accumulators = c.wgmma ? c.tile_n / 2 : 4 * mt * nj;
+        return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
+                                s.fixed + s.per_accumulator * accumulators + s.per_mma_tile * mt * nj +
+                                    s.per_staged_vector * staged};
+    }
     return ResourceEstimate{
         row_tables * 4 * c.tile_m + k_group_sum,
         r.fixed + r.per_row_tile * mt + r.per_column_tile * nj + r.per_mma_tile * mt * nj +
             r.per_prefetched_chunk * pipe * nj,
     };
+}
+
+int dynamic_shared_bytes(const KernelConfig& c) {
+    // wgmma: 1024 more to align the buffers to the swizzle's 1024-byte period.
+    return c.shared_operands ? 2 * 256 * (c.tile_m + c.tile_n) + (c.wgmma ? 1024 : 0) : 0;
 }
 
 }  // namespace moetune::kernels

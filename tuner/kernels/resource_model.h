@@ -1,10 +1,11 @@
 #pragma once
 // The resource model: the shared memory and registers per thread a config needs, estimated before
 // compiling so pruning can drop what cannot run well. It mirrors the templates as they are
-// (kernel_templates/common/moe_gemm.h): no shared-memory pipeline; each warp streams its weights
-// from global memory straight into registers and multiplies them on the tensor cores (FP8 16x8x32,
-// or bf16 16x8x16 on the _mbf16 path). The register formula of each path is calibrated against
-// ptxas (docs/kernel-names.md, "Resource model").
+// (kernel_templates/common/moe_gemm.h): each warp streams its weights from global memory straight
+// into registers and multiplies them on the tensor cores (FP8 16x8x32, or bf16 16x8x16 on the
+// _mbf16 path) -- or, with _smem (moe_shared_gemm.h), the workgroup stages both operands as bf16
+// in two shared-memory buffers. The register formula of each is calibrated against ptxas
+// (docs/kernel-names.md, "Resource model").
 #include <optional>
 
 #include "kernels/kernel_config.h"
@@ -31,5 +32,10 @@ struct ResourceEstimate {
 
 // Requires warp_grid(c) to exist (throws std::invalid_argument otherwise).
 ResourceEstimate estimate_resources(const KernelConfig& c);
+
+// Dynamic shared memory a launch of `c` needs: the two bf16 operand buffers of _smem (256 bytes per
+// activation and per weight row each, and 1024 to align them for _wgmma; MxMoeSharedGemm::kSharedBytes),
+// else 0.
+int dynamic_shared_bytes(const KernelConfig& c);
 
 }  // namespace moetune::kernels

@@ -61,7 +61,9 @@ struct ConfigPair {
 // fitting one found by shrinking warps, then tile_k, then tile_n. Both stages take the bf16 MMA path,
 // which won every bucket on the H200 once the FP4 weights were coded for it. While the stage-1 grid
 // has fewer than 4 workgroups per SM, both stages use 8 warps in K-groups (stage 1 _kw4, stage 2
-// _kw2 at K 128), as measured on the H200. nullopt when shape_error(shape) or nothing fits.
+// _kw2 at K 128), as measured on the H200. On sm_90a, where an average active expert fills a 64-row
+// sort block, both stages are t64x128x128 warpgroup kernels with shared operands (_w4_smem_wgmma).
+// nullopt when shape_error(shape) or nothing fits.
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
 
 }  // namespace moetune::kernels

@@ -1,0 +1,353 @@
+#pragma once
+// The main loop of the _smem kernels (KernelConfig::shared_operands): the workgroup widens each
+// 128-wide K chunk of its TILE_M activation rows and TILE_N weight rows once, to bf16 with the MX
+// scales folded in (the arithmetic of the bf16 path, mx_bf16_widen.h), into shared memory, and
+// every warp multiplies its WARP_M x WARP_N block from there with bf16 16x8x16 products.
+//
+// Why: in the register-fed loop (moe_gemm.h) each warp widens its own operands, so a weight value is
+// widened once per warp row of every workgroup and an activation value once per warp column, and
+// with many rows per expert the widening and the per-warp activation gathers, not the tensor
+// cores, set the pace. Here each value is widened once per workgroup, and large tiles (64-128 x
+// 128-256) reuse it over many products.
+//
+// Pipeline: two operand buffers and one barrier per chunk. While chunk k is multiplied from one
+// buffer, the raw bytes of a later chunk are loaded into registers (16-byte loads) and chunk k + 1
+// is widened into the other buffer, side by side with the products: with warp products (mma.sync)
+// the loop body is one basic block that the compiler interleaves, with warpgroup products (WGMMA)
+// the products run asynchronously while the warps widen.
+//
+// Shared layout of the warp-product path, per buffer: A (TILE_M * 256 bytes), then B (TILE_N * 256
+// bytes), bf16 with the scales folded in, in 16-byte segments that are exactly one lane's fragment
+// registers, so that each fragment is one 16-byte load and no register moves:
+//  - B: row-major, 256 bytes a weight row; unit kb * 4 + t of a row holds the 8 values at k
+//    kb*32 + 8t .. + 7 as the four bf16 pairs of the block path (mx_block_mma.h): (0, 2), (1, 3),
+//    (4, 6), (5, 7), i.e. b[h][0..1] of both products h of lane (g = row, t). Unit u of row r lies
+//    at u ^ 4 (r & 1): the 8 lanes of a quarter warp read rows r, r + 1 at units 4kb .. 4kb + 3 and
+//    hit 8 different 16-byte bank groups.
+//  - A: rows g and g + 8 of each 16-row group share a "pair row" of 512 bytes (pair row 8 * group
+//    + g), in segments (unit, h) = the A fragment of product h of lane (g, t): pair 2h of row g,
+//    of row g + 8, pair 2h + 1 of row g, of row g + 8. Segment s = 8 kb + 2 t + h lies at 8 kb +
+//    ((2 t + h) ^ (pair row & 1) ^ kb): conflict-free for the loads (two pair rows of opposite
+//    parity per quarter warp) and for the stores (a quarter warp stores one pair row's 8 pieces).
+// The accumulators are those of MxMoeWarpGemm (the C fragment per 16x8 tile), so the stages share
+// their epilogues.
+#include "host_device.h"
+#include "memory.h"
+#include "mma_bf16.h"
+#include "mx_bf16_widen.h"
+#include "mx_types.h"
+#include "wgmma_bf16.h"
+
+// WGMMA (_wgmma, sm_90a): the products are Hopper warpgroup products straight from shared memory,
+// issued asynchronously before the widening of the next chunk, so the tensor cores and the widening
+// run side by side; operands then lie in the 128-byte-swizzled K-major layout the descriptors read
+// (below). Each warpgroup (4 warps) owns 64 rows x TILE_N columns: WARPS_N = 1, warp blocks of 16
+// rows. Elsewhere the warps multiply with warp products (mma.sync).
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, bool NON_TEMPORAL, bool WGMMA>
+struct MxMoeSharedGemm {
+    static constexpr int kThreads = WARPS_M * WARPS_N * 32;
+    static constexpr int WARP_M = TILE_M / WARPS_M;
+    static constexpr int WARP_N = TILE_N / WARPS_N;
+    static constexpr int MT = WARP_M / 16;
+    static constexpr int NJ = WARP_N / 8;
+    static_assert(WARP_M % 16 == 0 && WARP_N % 8 == 0, "warp block must be a whole number of 16x8 MMA tiles");
+    static constexpr int kAccumulators = MT * NJ * 4;
+    static constexpr int kRowBytes = 256;  // one row's 128-wide K chunk as bf16
+    static constexpr int kBufferBytes = (TILE_M + TILE_N) * kRowBytes;
+    // The wgmma layout repeats every 1024 bytes and must start on such a boundary; the dynamic
+    // shared memory starts after the kernel's static tables, so WGMMA takes 1024 bytes to align.
+    static constexpr int kAlignSlack = WGMMA ? 1024 : 0;
+    // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
+    // computes the same).
+    static constexpr int kSharedBytes = 2 * kBufferBytes + kAlignSlack;
+    static_assert(!WGMMA || (WARPS_N == 1 && WARP_M == 16 && TILE_M % 64 == 0),
+                  "_wgmma: warpgroups of 64 rows over the whole tile width");
+
+    // Raw 16-byte vectors per chunk: 8 per activation row (128 e4m3), staged in pairs of rows g and
+    // g + 8 of a 16-row group (one pair row of the A layout), and 4 per weight row (one lane of an
+    // mma_k128 tile: 8 FP4 of each of the 4 blocks); spread over the workgroup's threads.
+    static constexpr int kActPairs = TILE_M * 4;
+    static constexpr int kWeightVectors = TILE_N * 4;
+    static constexpr int kActPairsPerThread = (kActPairs + kThreads - 1) / kThreads;
+    static constexpr int kWeightPerThread = (kWeightVectors + kThreads - 1) / kThreads;
+
+    float acc[MT][NJ][4];
+
+    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; tile_rows: the activation row of each of
+    // the tile's TILE_M rows (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
+    // w_scale: this expert's [N, K/32]; tile_n0: the tile's first weight row; m0, n0: this warp's
+    // block inside the tile; shared: kSharedBytes of 16-byte aligned shared memory.
+    // Every thread of the workgroup must call it.
+    __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
+                        const int* tile_rows, const unsigned char* __restrict__ w,
+                        const unsigned char* __restrict__ w_scale, int tile_n0, int K, int m0, int n0,
+                        unsigned char* shared) {
+        for (int i = 0; i < MT; ++i)
+            for (int j = 0; j < NJ; ++j)
+                for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+        if constexpr (WGMMA) run_warpgroups(act, act_scale, tile_rows, w, w_scale, tile_n0, K, shared);
+        else run_warps(act, act_scale, tile_rows, w, w_scale, tile_n0, K, m0, n0, shared);
+    }
+
+private:
+    // The warp-product main loop (mma.sync).
+    __device__ void run_warps(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
+                              const int* tile_rows, const unsigned char* __restrict__ w,
+                              const unsigned char* __restrict__ w_scale, int tile_n0, int K, int m0, int n0,
+                              unsigned char* shared) {
+        const int k128_count = K / 128;
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        // A: offsets of lane (g, t)'s segments (kb, h) in its first pair row, less kb * 128: index
+        // h ^ kb (mod 4) picks the swizzle (the pair rows a lane reads all have the parity of g).
+        int a_lane[4];
+        for (int c = 0; c < 4; ++c) a_lane[c] = ((m0 / 16) * 8 + g) * 512 + (((2 * t + (g & 1)) ^ c) << 4);
+        // B: the offsets of unit t of lane row n0 + g, for even blocks and for odd ones (less kb * 64).
+        int b_lane[2];
+        b_lane[0] = TILE_M * kRowBytes + b_unit_offset(n0 + g, t);
+        b_lane[1] = b_lane[0] - (g & 1) * 128;
+        Staged staged;
+        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, 0);
+        store_acts<true>(staged, shared);
+        store_weights<true>(staged, shared);
+        __syncthreads();
+        // The loop body is one basic block, so the compiler interleaves the widening of chunk k + 1
+        // with the products of chunk k (ALU and tensor pipes side by side): no branch on the last
+        // chunk (it reloads itself into the idle buffer), padding rows load row 0 (their products
+        // land only in their own rows, which the epilogues skip), and the rare scales that need
+        // the exact path are loaded and widened again after the products.
+        for (int k128 = 0; k128 < k128_count; ++k128) {
+            const int next = k128 + 1 < k128_count ? k128 + 1 : k128;
+            stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+            const unsigned char* current = shared + (k128 & 1) * kBufferBytes;
+            unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
+            multiply_block(current, a_lane, b_lane, 0);
+            multiply_block(current, a_lane, b_lane, 1);
+            const bool exact_acts = store_acts<false>(staged, other);
+            multiply_block(current, a_lane, b_lane, 2);
+            const bool exact_weights = store_weights<false>(staged, other);
+            multiply_block(current, a_lane, b_lane, 3);
+            if (exact_acts || exact_weights) {
+                // Reloaded rather than kept: holding the staged words through the products costs
+                // ~60 registers and spills.
+                Staged again;
+                stage_load(again, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+                store_acts<true>(again, other);
+                store_weights<true>(again, other);
+            }
+            __syncthreads();
+        }
+    }
+
+    // The WGMMA main loop: products of chunk k issued, then chunk k + 1 widened while they run.
+    __device__ void run_warpgroups(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
+                                   const int* tile_rows, const unsigned char* __restrict__ w,
+                                   const unsigned char* __restrict__ w_scale, int tile_n0, int K, unsigned char* shared) {
+#if MOETUNE_WGMMA_AVAILABLE
+        shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
+        const int k128_count = K / 128;
+        const int warpgroup = int(threadIdx.x) / 128;
+        float(&d)[TILE_N / 2] = reinterpret_cast<float(&)[TILE_N / 2]>(acc[0]);
+        // Raw chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
+        // loaded during the previous products, is widened beside the products of chunk k, so the
+        // widening never waits for memory (one ahead left most of a load's latency exposed).
+        Staged staged;
+        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, 0);
+        store_acts<true>(staged, shared);
+        store_weights<true>(staged, shared);
+        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, k128_count > 1 ? 1 : 0);
+        mx_fence_shared_for_async();
+        __syncthreads();
+        for (int k128 = 0; k128 < k128_count; ++k128) {
+            // The last chunks reload the last one into the idle buffer (no branch, see run_warps).
+            const int next = k128 + 1 < k128_count ? k128 + 1 : k128_count - 1;
+            const int after = k128 + 2 < k128_count ? k128 + 2 : k128_count - 1;
+            Staged ahead;
+            stage_load(ahead, act, act_scale, tile_rows, w, w_scale, tile_n0, K, after);
+            const unsigned char* current = shared + (k128 & 1) * kBufferBytes;
+            unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
+            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            mx_wgmma_fence();
+#pragma unroll
+            for (int ks = 0; ks < 8; ++ks) {
+                // K slice ks: atom column ks / 4, 32 bytes per slice inside the swizzled rows.
+                const unsigned char* a = current + (ks / 4) * TILE_M * 128 + warpgroup * 64 * 128 + (ks % 4) * 32;
+                const unsigned char* b = current + TILE_M * kRowBytes + (ks / 4) * TILE_N * 128 + (ks % 4) * 32;
+                mx_wgmma_bf16_m64k16<TILE_N>(d, mx_wgmma_descriptor(a), mx_wgmma_descriptor(b));
+            }
+            mx_wgmma_commit();
+            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            const bool exact_acts = store_acts<false>(staged, other);
+            const bool exact_weights = store_weights<false>(staged, other);
+            if (exact_acts || exact_weights) {
+                Staged again;
+                stage_load(again, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+                store_acts<true>(again, other);
+                store_weights<true>(again, other);
+            }
+            staged = ahead;
+            mx_fence_shared_for_async();
+            mx_wgmma_wait_all();
+            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            __syncthreads();
+        }
+#else
+        (void)act, (void)act_scale, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
+        __builtin_trap();  // pruned for every target without wgmma (static_checks.h)
+#endif
+    }
+
+    // The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
+    // 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
+    __device__ static int wgmma_unit_offset(int rows, int row, int unit) {
+        return (unit >> 3) * rows * 128 + row * 128 + (((unit & 7) ^ (row & 7)) << 4);
+    }
+
+    // One chunk's raw operands of this thread, between their loads and their widening.
+    struct Staged {
+        mx_u32x4 act[kActPairsPerThread][2];       // rows g, g + 8 of a pair row, the same 16 k
+        unsigned act_scale[kActPairsPerThread][2];  // their e8m0 bytes (the vectors' MX block)
+        mx_u32x4 weight[kWeightPerThread];
+        moetune_u32 weight_scale[kWeightPerThread];  // the row's 4 scale bytes of the chunk
+    };
+
+    // B unit u of weight row `row` (see the layout above).
+    __device__ static int b_unit_offset(int row, int unit) { return row * kRowBytes + ((unit ^ ((row & 1) << 2)) << 4); }
+    // A segment s (= 8 kb + 2 t + h) of pair row `pair_row`.
+    __device__ static int a_segment_offset(int pair_row, int segment) {
+        const int kb = segment >> 3;
+        return pair_row * 512 + ((segment & ~7) | ((segment & 7) ^ (pair_row & 1) ^ kb)) * 16;
+    }
+
+    __device__ static void stage_load(Staged& s, const unsigned char* __restrict__ act,
+                                      const unsigned char* __restrict__ act_scale, const int* tile_rows,
+                                      const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale,
+                                      int tile_n0, int K, int k128) {
+        const int tid = int(threadIdx.x);
+        const int k32_count = K / 32;
+#pragma unroll
+        for (int i = 0; i < kActPairsPerThread; ++i) {
+            const int p = tid + i * kThreads;
+            const int pair_row = p / 8, piece = p % 8;  // piece: k 16 * piece .. + 15 of the chunk
+            const int m = (pair_row / 8) * 16 + pair_row % 8;
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const int tile_row = p < kActPairs ? tile_rows[m + 8 * r] : -1;
+                const long long row = tile_row >= 0 ? tile_row : 0;  // padding: any real row (see run)
+                s.act[i][r] = mx_load16<false>(act + row * K + k128 * 128 + piece * 16);
+                s.act_scale[i][r] = act_scale[row * k32_count + k128 * 4 + piece / 2];
+            }
+        }
+        const int k128_count = K / 128;
+#pragma unroll
+        for (int i = 0; i < kWeightPerThread; ++i) {
+            const int v = tid + i * kThreads;
+            if (kWeightVectors % kThreads != 0 && v >= kWeightVectors) continue;
+            const long long n8 = tile_n0 / 8 + v / 32;
+            s.weight[i] = mx_load16<NON_TEMPORAL>(w + ((n8 * k128_count + k128) * 32 + v % 32) * 16);
+            const long long n = n8 * 8 + (v % 32) / 4;
+            s.weight_scale[i] = *reinterpret_cast<const moetune_u32*>(w_scale + n * k32_count + k128 * 4);
+        }
+    }
+
+    // Widens the staged activations into one buffer. EXACT: each word by the exact path of its scale
+    // (mx_bf16_widen.h); else all by the one-multiply path, which is exact for scale bytes <= 134, and
+    // the return says whether any was above (then the caller stores them again with EXACT).
+    template <bool EXACT>
+    __device__ static bool store_acts(const Staged& s, unsigned char* buffer) {
+        const int tid = int(threadIdx.x);
+        bool redo = false;
+#pragma unroll
+        for (int i = 0; i < kActPairsPerThread; ++i) {
+            const int p = tid + i * kThreads;
+            if (kActPairs % kThreads != 0 && p >= kActPairs) continue;
+            const int pair_row = p / 8, piece = p % 8;
+            moetune_u32 multiplier[2];
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                redo |= !mx_e4m3_one_multiply_fits(s.act_scale[i][r]);
+                multiplier[r] = EXACT ? mx_e8m0_to_bf16x2(s.act_scale[i][r]) : mx_e4m3_one_multiplier_bf16x2(s.act_scale[i][r]);
+            }
+            // Word q of the two vectors (k 16 piece + 4q ..): pairs (0, 2), (1, 3) of its 4 values.
+            moetune_u32 even[4][2], odd[4][2];
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    const moetune_u32 word = mx_u32x4_get(s.act[i][r], q);
+                    if (EXACT) mx_e4m3x4_to_bf16x2_scaled(word, multiplier[r], even[q][r], odd[q][r]);
+                    else mx_e4m3x4_to_bf16x2_one_multiply(word, multiplier[r], even[q][r], odd[q][r]);
+                }
+            if constexpr (WGMMA) {
+                // Per row, units 2 piece (words 0, 1) and 2 piece + 1 (words 2, 3) in the block path's
+                // pair order, like the weight units.
+                const int m = (pair_row / 8) * 16 + pair_row % 8;
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+#pragma unroll
+                    for (int u = 0; u < 2; ++u)
+                        mx_store_shared16(buffer + wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
+                                          mx_u32x4{even[2 * u][r], odd[2 * u][r], even[2 * u + 1][r], odd[2 * u + 1][r]});
+            } else {
+                // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    mx_store_shared16(buffer + a_segment_offset(pair_row, 4 * piece + q),
+                                      mx_u32x4{even[q][0], even[q][1], odd[q][0], odd[q][1]});
+            }
+        }
+        return redo;
+    }
+
+    // The same for the staged weights: the narrow path unless EXACT; true when a scale byte of
+    // this thread's vectors is above 128 (mx_e2m1_scales_wide), which takes the exact path.
+    template <bool EXACT>
+    __device__ static bool store_weights(const Staged& s, unsigned char* buffer) {
+        const int tid = int(threadIdx.x);
+        unsigned char* b_rows = buffer + TILE_M * kRowBytes;
+        bool redo = false;
+#pragma unroll
+        for (int i = 0; i < kWeightPerThread; ++i) {
+            const int v = tid + i * kThreads;
+            if (kWeightVectors % kThreads != 0 && v >= kWeightVectors) continue;
+            const int row = (v / 32) * 8 + (v % 32) / 4, t = v % 4;
+            redo |= mx_e2m1_scales_wide(s.weight_scale[i]);
+#pragma unroll
+            for (int kb = 0; kb < 4; ++kb) {
+                const moetune_u32 word = mx_u32x4_get(s.weight[i], kb);
+                moetune_u32 b[2][2];
+                if (EXACT) mx_bf16_b_fragments(word, (s.weight_scale[i] >> (8 * kb)) & 0xFFu, true, b);
+                else mx_bf16_b_fragments_scaled(word, mx_e2m1_narrow_scale_bf16x2(s.weight_scale[i], kb), b);
+                const int offset = WGMMA ? wgmma_unit_offset(TILE_N, row, kb * 4 + t) : b_unit_offset(row, kb * 4 + t);
+                mx_store_shared16(b_rows + offset, mx_u32x4{b[0][0], b[0][1], b[1][0], b[1][1]});
+            }
+        }
+        return redo;
+    }
+
+    // The products of MX block kb of the chunk in `buffer`; a_lane / b_lane: this lane's offsets (see run).
+    __device__ void multiply_block(const unsigned char* buffer, const int (&a_lane)[4], const int (&b_lane)[2], int kb) {
+        {
+            // a[i][h]: product h's A fragment of row tile i, one 16-byte segment.
+            mx_u32x4 a[MT][2];
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) a[i][h] = mx_load_shared16(buffer + a_lane[(h ^ kb) & 3] + i * 4096 + kb * 128);
+            // One weight unit at a time (4 registers instead of 4 NJ: they go to the widening
+            // interleaved here); its two products per row tile sit MT products apart.
+#pragma unroll
+            for (int j = 0; j < NJ; ++j) {
+                const mx_u32x4 b = mx_load_shared16(buffer + b_lane[kb & 1] + 8 * j * kRowBytes + kb * 64);
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int i = 0; i < MT; ++i) {
+                        const moetune_u32 af[4] = {a[i][h].x, a[i][h].y, a[i][h].z, a[i][h].w};
+                        const moetune_u32 bf[2] = {h ? b.z : b.x, h ? b.w : b.y};
+                        mx_mma_bf16_16x8x16(acc[i][j], af, bf);
+                    }
+            }
+        }
+    }
+};
