@@ -59,75 +59,78 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     const int m0 = (mn_warp / WARPS_N) * WARP_M;
     const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
 
-    // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate rows then the 16 up rows of the
-    // same output columns, i.e. n8 tiles (4p, 4p+1) are gate and (4p+2, 4p+3) are up for columns
-    // col0 + 16p + 8q + 2t + c.
+    // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate
+    // rows then the 16 up rows of the same output columns, i.e. n8 tiles (4p, 4p+1) are gate and
+    // (4p+2, 4p+3) are up for columns col0 + 16p + 8q + 2t + c.
     auto epilogue = [&](const auto& gemm) {
-    const int lane = int(threadIdx.x) & 31;
-    const int g = lane >> 2, t = lane & 3;
-    const int col0 = n0 / 2;
-    const int inter = args.inter_dim;
-    constexpr int GROUPS = WARP_N / 32;
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        const int col0 = n0 / 2;
+        const int inter = args.inter_dim;
+        constexpr int GROUPS = WARP_N / 32;
 #pragma unroll
-    for (int i = 0; i < WARP_M / 16; ++i) {
+        for (int i = 0; i < WARP_M / 16; ++i) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int r = m0 + 16 * i + g + 8 * h;
-            const int token = token_of_row[r];
-            const long long out_row = (long long)token * args.topk + slot_of_row[r];
-            float v[GROUPS][2][2];
-#pragma unroll
-            for (int p = 0; p < GROUPS; ++p)
-#pragma unroll
-                for (int q = 0; q < 2; ++q)
-#pragma unroll
-                    for (int c = 0; c < 2; ++c)
-                        // Rounded to bf16 as the unfused path stores it, so both paths quantise the same values.
-                        v[p][q][c] = mx_round_to_bf16(mx_test_break_value(
-                            moetune_silu(gemm.acc[i][4 * p + q][2 * h + c]) * gemm.acc[i][4 * p + 2 + q][2 * h + c], out_row));
-            if constexpr (FUSE_FP8) {
-                // One MX block = 32 columns = two gate/up groups; its 32 values sit in the 4 lanes
-                // of this row (t = 0..3), 8 each.
-#pragma unroll
-                for (int b = 0; b < GROUPS / 2; ++b) {
-                    float amax = 0.f;
-#pragma unroll
-                    for (int p = 2 * b; p < 2 * b + 2; ++p)
-#pragma unroll
-                        for (int q = 0; q < 2; ++q)
-#pragma unroll
-                            for (int c = 0; c < 2; ++c) amax = fmaxf(amax, fabsf(v[p][q][c]));
-                    amax = fmaxf(amax, mx_shfl_xor(amax, 1));
-                    amax = fmaxf(amax, mx_shfl_xor(amax, 2));
-                    const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
-                    if (token < 0) continue;
-                    unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
-#pragma unroll
-                    for (int p = 2 * b; p < 2 * b + 2; ++p)
-#pragma unroll
-                        for (int q = 0; q < 2; ++q) {
-                            const int col = col0 + 16 * p + 8 * q + 2 * t;
-                            const unsigned short pair = (unsigned short)(mx_quantize_mxfp8_element(v[p][q][0], scale) |
-                                                                         (mx_quantize_mxfp8_element(v[p][q][1], scale) << 8));
-                            *reinterpret_cast<unsigned short*>(out + col) = pair;
-                        }
-                    if (t == 0) args.out_scale[out_row * (inter / 32) + (col0 + 32 * b) / 32] = scale;
-                }
-            } else {
-                if (token < 0) continue;
-                unsigned short* out = static_cast<unsigned short*>(args.out) + out_row * inter;
+            for (int h = 0; h < 2; ++h) {
+                const int r = m0 + 16 * i + g + 8 * h;
+                const int token = token_of_row[r];
+                const long long out_row = (long long)token * args.topk + slot_of_row[r];
+                float v[GROUPS][2][2];
 #pragma unroll
                 for (int p = 0; p < GROUPS; ++p)
 #pragma unroll
-                    for (int q = 0; q < 2; ++q) {
-                        const int col = col0 + 16 * p + 8 * q + 2 * t;
-                        const moetune_u32 pair = moetune_u32(mx_float_to_bf16(v[p][q][0])) |
-                                                 (moetune_u32(mx_float_to_bf16(v[p][q][1])) << 16);
-                        *reinterpret_cast<moetune_u32*>(out + col) = pair;
+                    for (int q = 0; q < 2; ++q)
+#pragma unroll
+                        for (int c = 0; c < 2; ++c)
+                            // Rounded to bf16 as the unfused path stores it, so both paths quantise the same values.
+                            v[p][q][c] = mx_round_to_bf16(
+                                mx_test_break_value(moetune_silu(gemm.acc[i][4 * p + q][2 * h + c]) *
+                                                        gemm.acc[i][4 * p + 2 + q][2 * h + c],
+                                                    out_row));
+                if constexpr (FUSE_FP8) {
+                    // One MX block = 32 columns = two gate/up groups; its 32 values sit in the 4 lanes
+                    // of this row (t = 0..3), 8 each.
+#pragma unroll
+                    for (int b = 0; b < GROUPS / 2; ++b) {
+                        float amax = 0.f;
+#pragma unroll
+                        for (int p = 2 * b; p < 2 * b + 2; ++p)
+#pragma unroll
+                            for (int q = 0; q < 2; ++q)
+#pragma unroll
+                                for (int c = 0; c < 2; ++c) amax = fmaxf(amax, fabsf(v[p][q][c]));
+                        amax = fmaxf(amax, mx_shfl_xor(amax, 1));
+                        amax = fmaxf(amax, mx_shfl_xor(amax, 2));
+                        const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+                        if (token < 0) continue;
+                        unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
+#pragma unroll
+                        for (int p = 2 * b; p < 2 * b + 2; ++p)
+#pragma unroll
+                            for (int q = 0; q < 2; ++q) {
+                                const int col = col0 + 16 * p + 8 * q + 2 * t;
+                                const unsigned short pair =
+                                    (unsigned short)(mx_quantize_mxfp8_element(v[p][q][0], scale) |
+                                                     (mx_quantize_mxfp8_element(v[p][q][1], scale) << 8));
+                                *reinterpret_cast<unsigned short*>(out + col) = pair;
+                            }
+                        if (t == 0) args.out_scale[out_row * (inter / 32) + (col0 + 32 * b) / 32] = scale;
                     }
+                } else {
+                    if (token < 0) continue;
+                    unsigned short* out = static_cast<unsigned short*>(args.out) + out_row * inter;
+#pragma unroll
+                    for (int p = 0; p < GROUPS; ++p)
+#pragma unroll
+                        for (int q = 0; q < 2; ++q) {
+                            const int col = col0 + 16 * p + 8 * q + 2 * t;
+                            const moetune_u32 pair = moetune_u32(mx_float_to_bf16(v[p][q][0])) |
+                                                     (moetune_u32(mx_float_to_bf16(v[p][q][1])) << 16);
+                            *reinterpret_cast<moetune_u32*>(out + col) = pair;
+                        }
+                }
             }
         }
-    }
     };
 
     if constexpr (SHARED_OPERANDS) {

@@ -58,32 +58,32 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
 
     // Epilogue, on either main loop's accumulators.
     auto epilogue = [&](const auto& gemm) {
-    const int lane = int(threadIdx.x) & 31;
-    const int g = lane >> 2, t = lane & 3;
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int i = 0; i < WARP_M / 16; ++i) {
+        for (int i = 0; i < WARP_M / 16; ++i) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int r = m0 + 16 * i + g + 8 * h;
-            const int token = token_of_row[r];
-            if (token < 0) continue;
-            const float weight = weight_of_row[r];
-            const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
-            unsigned short* out = args.out + out_row * args.model_dim;
+            for (int h = 0; h < 2; ++h) {
+                const int r = m0 + 16 * i + g + 8 * h;
+                const int token = token_of_row[r];
+                if (token < 0) continue;
+                const float weight = weight_of_row[r];
+                const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
+                unsigned short* out = args.out + out_row * args.model_dim;
 #pragma unroll
-            for (int j = 0; j < WARP_N / 8; ++j) {
-                const int col = n0 + 8 * j + 2 * t;
-                const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
-                const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
-                if constexpr (ATOMIC) {
-                    mx_atomic_add_bf16x2(out + col, x, y);
-                } else {
-                    *reinterpret_cast<moetune_u32*>(out + col) =
-                        moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                for (int j = 0; j < WARP_N / 8; ++j) {
+                    const int col = n0 + 8 * j + 2 * t;
+                    const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
+                    const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
+                    if constexpr (ATOMIC) {
+                        mx_atomic_add_bf16x2(out + col, x, y);
+                    } else {
+                        *reinterpret_cast<moetune_u32*>(out + col) =
+                            moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                    }
                 }
             }
         }
-    }
     };
 
     if constexpr (SHARED_OPERANDS) {

@@ -142,7 +142,8 @@ private:
     // The WGMMA main loop: products of chunk k issued, then chunk k + 1 widened while they run.
     __device__ void run_warpgroups(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
                                    const int* tile_rows, const unsigned char* __restrict__ w,
-                                   const unsigned char* __restrict__ w_scale, int tile_n0, int K, unsigned char* shared) {
+                                   const unsigned char* __restrict__ w_scale, int tile_n0, int K,
+                                   unsigned char* shared) {
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
         const int k128_count = K / 128;
@@ -193,7 +194,12 @@ private:
         }
 #else
         (void)act, (void)act_scale, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
-        __builtin_trap();  // pruned for every target without wgmma (static_checks.h)
+        // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.
+#if defined(__CUDA_ARCH__)
+        __trap();
+#else
+        __builtin_trap();
+#endif
 #endif
     }
 
@@ -212,7 +218,9 @@ private:
     };
 
     // B unit u of weight row `row` (see the layout above).
-    __device__ static int b_unit_offset(int row, int unit) { return row * kRowBytes + ((unit ^ ((row & 1) << 2)) << 4); }
+    __device__ static int b_unit_offset(int row, int unit) {
+        return row * kRowBytes + ((unit ^ ((row & 1) << 2)) << 4);
+    }
     // A segment s (= 8 kb + 2 t + h) of pair row `pair_row`.
     __device__ static int a_segment_offset(int pair_row, int segment) {
         const int kb = segment >> 3;
@@ -266,7 +274,8 @@ private:
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
                 redo |= !mx_e4m3_one_multiply_fits(s.act_scale[i][r]);
-                multiplier[r] = EXACT ? mx_e8m0_to_bf16x2(s.act_scale[i][r]) : mx_e4m3_one_multiplier_bf16x2(s.act_scale[i][r]);
+                multiplier[r] = EXACT ? mx_e8m0_to_bf16x2(s.act_scale[i][r])
+                                      : mx_e4m3_one_multiplier_bf16x2(s.act_scale[i][r]);
             }
             // Word q of the two vectors (k 16 piece + 4q ..): pairs (0, 2), (1, 3) of its 4 values.
             moetune_u32 even[4][2], odd[4][2];
@@ -286,8 +295,9 @@ private:
                 for (int r = 0; r < 2; ++r)
 #pragma unroll
                     for (int u = 0; u < 2; ++u)
-                        mx_store_shared16(buffer + wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
-                                          mx_u32x4{even[2 * u][r], odd[2 * u][r], even[2 * u + 1][r], odd[2 * u + 1][r]});
+                        mx_store_shared16(
+                            buffer + wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
+                            mx_u32x4{even[2 * u][r], odd[2 * u][r], even[2 * u + 1][r], odd[2 * u + 1][r]});
             } else {
                 // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
 #pragma unroll
@@ -326,14 +336,16 @@ private:
     }
 
     // The products of MX block kb of the chunk in `buffer`; a_lane / b_lane: this lane's offsets (see run).
-    __device__ void multiply_block(const unsigned char* buffer, const int (&a_lane)[4], const int (&b_lane)[2], int kb) {
+    __device__ void multiply_block(const unsigned char* buffer, const int (&a_lane)[4], const int (&b_lane)[2],
+                                   int kb) {
         {
             // a[i][h]: product h's A fragment of row tile i, one 16-byte segment.
             mx_u32x4 a[MT][2];
 #pragma unroll
             for (int i = 0; i < MT; ++i)
 #pragma unroll
-                for (int h = 0; h < 2; ++h) a[i][h] = mx_load_shared16(buffer + a_lane[(h ^ kb) & 3] + i * 4096 + kb * 128);
+                for (int h = 0; h < 2; ++h)
+                    a[i][h] = mx_load_shared16(buffer + a_lane[(h ^ kb) & 3] + i * 4096 + kb * 128);
             // One weight unit at a time (4 registers instead of 4 NJ: they go to the widening
             // interleaved here); its two products per row tile sit MT products apart.
 #pragma unroll
