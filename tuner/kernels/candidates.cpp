@@ -58,9 +58,6 @@ bool shared_operands_in_regime(const KernelConfig& c) {
     return !c.shared_operands || (c.tile_m >= 32 && !c.nontemporal_weights && c.warps >= 4);
 }
 
-// wgmma comes with shared operands; its warp count follows from tile_m (config_error).
-bool wgmma_in_regime(const KernelConfig& c) { return !c.wgmma || c.shared_operands; }
-
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
@@ -111,8 +108,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
-               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c) ||
-               !wgmma_in_regime(c);
+               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c);
     });
     return space;
 }

@@ -44,15 +44,15 @@ struct SharedOperandsCost {
     int fixed;
     int per_mma_tile;
     int per_staged_vector;
-    int per_accumulator;  // per FP32 accumulator of the thread (_wgmma: tile_n / 2)
 };
-constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5, 0};
+constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 
-// _wgmma: the accumulators twice over (ptxas keeps the two chunks of staged words and their
-// widening in flight beside the asynchronous products, which grows with the tile). Fit to ptxas -v
-// (sm_90a, CUDA 13.0) over 64/128 x 64/128 tiles: within 18 registers; 256-wide tiles estimate
-// 360 and are pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads).
-constexpr SharedOperandsCost kWgmmaCost = {104, 0, 0, 2};
+// _wgmma (warp blocks 16 x tile_n, so MT * NJ = tile_n / 8): 8 per MMA tile, i.e. the 4
+// accumulators twice over (ptxas keeps the two chunks of staged words and their widening in flight
+// beside the asynchronous products, which grows with the tile). Fit to ptxas -v (sm_90a, CUDA
+// 13.0) over 64/128 x 64/128 tiles: within 18 registers; 256-wide tiles estimate 360 and are
+// pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads).
+constexpr SharedOperandsCost kWgmmaCost = {104, 8, 0};
 
 }  // namespace
 
@@ -99,10 +99,8 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         const int threads = 32 * c.warps;
         const int staged = (8 * c.tile_m + threads - 1) / threads + (4 * c.tile_n + threads - 1) / threads;
         const SharedOperandsCost& s = c.wgmma ? kWgmmaCost : kSharedOperandsCost;
-        const int accumulators = c.wgmma ? c.tile_n / 2 : 4 * mt * nj;
         return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
-                                s.fixed + s.per_accumulator * accumulators + s.per_mma_tile * mt * nj +
-                                    s.per_staged_vector * staged};
+                                s.fixed + s.per_mma_tile * mt * nj + s.per_staged_vector * staged};
     }
     return ResourceEstimate{
         row_tables * 4 * c.tile_m + k_group_sum,
