@@ -16,19 +16,7 @@
 // the loop body is one basic block that the compiler interleaves, with warpgroup products (WGMMA)
 // the products run asynchronously while the warps widen.
 //
-// Shared layout of the warp-product path, per buffer: A (TILE_M * 256 bytes), then B (TILE_N * 256
-// bytes), bf16 with the scales folded in, in 16-byte segments that are exactly one lane's fragment
-// registers, so that each fragment is one 16-byte load and no register moves:
-//  - B: row-major, 256 bytes a weight row; unit kb * 4 + t of a row holds the 8 values at k
-//    kb*32 + 8t .. + 7 as the four bf16 pairs of the block path (mx_block_mma.h): (0, 2), (1, 3),
-//    (4, 6), (5, 7), i.e. b[h][0..1] of both products h of lane (g = row, t). Unit u of row r lies
-//    at u ^ 4 (r & 1): the 8 lanes of a quarter warp read rows r, r + 1 at units 4kb .. 4kb + 3 and
-//    hit 8 different 16-byte bank groups.
-//  - A: rows g and g + 8 of each 16-row group share a "pair row" of 512 bytes (pair row 8 * group
-//    + g), in segments (unit, h) = the A fragment of product h of lane (g, t): pair 2h of row g,
-//    of row g + 8, pair 2h + 1 of row g, of row g + 8. Segment s = 8 kb + 2 t + h lies at 8 kb +
-//    ((2 t + h) ^ (pair row & 1) ^ kb): conflict-free for the loads (two pair rows of opposite
-//    parity per quarter warp) and for the stores (a quarter warp stores one pair row's 8 pieces).
+// The shared-memory layouts, and which thread stores what: shared_operand_layout.h.
 // The accumulators are those of MxMoeWarpGemm (the C fragment per 16x8 tile), so the stages share
 // their epilogues.
 #include "host_device.h"
@@ -36,6 +24,7 @@
 #include "mma_bf16.h"
 #include "mx_bf16_widen.h"
 #include "mx_types.h"
+#include "shared_operand_layout.h"
 #include "wgmma_bf16.h"
 
 // WGMMA (_wgmma, sm_90a): the products are Hopper warpgroup products straight from shared memory,
@@ -52,7 +41,7 @@ struct MxMoeSharedGemm {
     static constexpr int NJ = WARP_N / 8;
     static_assert(WARP_M % 16 == 0 && WARP_N % 8 == 0, "warp block must be a whole number of 16x8 MMA tiles");
     static constexpr int kAccumulators = MT * NJ * 4;
-    static constexpr int kRowBytes = 256;  // one row's 128-wide K chunk as bf16
+    static constexpr int kRowBytes = kMxSharedRowBytes;
     static constexpr int kBufferBytes = (TILE_M + TILE_N) * kRowBytes;
     // The wgmma layout repeats every 1024 bytes and must start on such a boundary; the dynamic
     // shared memory starts after the kernel's static tables, so WGMMA takes 1024 bytes to align.
@@ -104,10 +93,13 @@ private:
         for (int c = 0; c < 4; ++c) a_lane[c] = ((m0 / 16) * 8 + g) * 512 + (((2 * t + (g & 1)) ^ c) << 4);
         // B: the offsets of unit t of lane row n0 + g, for even blocks and for odd ones (less kb * 64).
         int b_lane[2];
-        b_lane[0] = TILE_M * kRowBytes + b_unit_offset(n0 + g, t);
+        b_lane[0] = TILE_M * kRowBytes + mx_shared_b_unit_offset(n0 + g, t);
         b_lane[1] = b_lane[0] - (g & 1) * 128;
+        // The sources are derived again at each load (from the rows in shared memory): kept in
+        // registers through this loop (up to 16 pointers), the 64x128 tile of 4 warps spilled.
+        const auto src = [&] { return sources(act, act_scale, tile_rows, w, w_scale, tile_n0, K); };
         Staged staged;
-        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, 0);
+        stage_load(staged, src(), 0);
         store_acts<true>(staged, shared);
         store_weights<true>(staged, shared);
         __syncthreads();
@@ -118,7 +110,7 @@ private:
         // the exact path are loaded and widened again after the products.
         for (int k128 = 0; k128 < k128_count; ++k128) {
             const int next = k128 + 1 < k128_count ? k128 + 1 : k128;
-            stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+            stage_load(staged, src(), next);
             const unsigned char* current = shared + (k128 & 1) * kBufferBytes;
             unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
             multiply_block(current, a_lane, b_lane, 0);
@@ -131,7 +123,7 @@ private:
                 // Reloaded rather than kept: holding the staged words through the products costs
                 // ~60 registers and spills.
                 Staged again;
-                stage_load(again, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+                stage_load(again, src(), next);
                 store_acts<true>(again, other);
                 store_weights<true>(again, other);
             }
@@ -147,34 +139,47 @@ private:
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
         const int k128_count = K / 128;
-        const int warpgroup = int(threadIdx.x) / 128;
+        // Read through a shuffle so that the compiler knows it is the same in the whole warp: the
+        // descriptors then live in uniform registers (each product took ~10 instructions of 64-bit
+        // arithmetic and register moves for them otherwise).
+        const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
         float(&d)[TILE_N / 2] = reinterpret_cast<float(&)[TILE_N / 2]>(acc[0]);
+        // The descriptors of this warpgroup's first A slice and of the first B slice in buffer 0;
+        // every other slice is a constant number of 16-byte units further (the address field).
+        const moetune_u64 a_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * 128);
+        const moetune_u64 b_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
         // Raw chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
         // loaded during the previous products, is widened beside the products of chunk k, so the
         // widening never waits for memory (one ahead left most of a load's latency exposed).
+        const Sources src = sources(act, act_scale, tile_rows, w, w_scale, tile_n0, K);
         Staged staged;
-        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, 0);
+        stage_load(staged, src, 0);
         store_acts<true>(staged, shared);
         store_weights<true>(staged, shared);
-        stage_load(staged, act, act_scale, tile_rows, w, w_scale, tile_n0, K, k128_count > 1 ? 1 : 0);
+        stage_load(staged, src, k128_count > 1 ? 1 : 0);
         mx_fence_shared_for_async();
         __syncthreads();
+        // Two chunks per pass: the staged words alternate between two register sets instead of
+        // being copied (`staged = ahead`, ~30 moves a chunk), and the compiler overlaps the widening
+        // of one chunk with the loads and descriptors of the next (4096 tokens, 128x128 tiles:
+        // stage 1 3706 -> 2814 us on the H200).
+#pragma unroll 2
         for (int k128 = 0; k128 < k128_count; ++k128) {
             // The last chunks reload the last one into the idle buffer (no branch, see run_warps).
             const int next = k128 + 1 < k128_count ? k128 + 1 : k128_count - 1;
             const int after = k128 + 2 < k128_count ? k128 + 2 : k128_count - 1;
             Staged ahead;
-            stage_load(ahead, act, act_scale, tile_rows, w, w_scale, tile_n0, K, after);
-            const unsigned char* current = shared + (k128 & 1) * kBufferBytes;
+            stage_load(ahead, src, after);
+            const int current_units = (k128 & 1) * (kBufferBytes / 16);
             unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
 #pragma unroll
             for (int ks = 0; ks < 8; ++ks) {
                 // K slice ks: atom column ks / 4, 32 bytes per slice inside the swizzled rows.
-                const unsigned char* a = current + (ks / 4) * TILE_M * 128 + warpgroup * 64 * 128 + (ks % 4) * 32;
-                const unsigned char* b = current + TILE_M * kRowBytes + (ks / 4) * TILE_N * 128 + (ks % 4) * 32;
-                mx_wgmma_bf16_m64k16<TILE_N>(d, mx_wgmma_descriptor(a), mx_wgmma_descriptor(b));
+                const int a_units = current_units + ((ks / 4) * TILE_M * 128 + (ks % 4) * 32) / 16;
+                const int b_units = current_units + ((ks / 4) * TILE_N * 128 + (ks % 4) * 32) / 16;
+                mx_wgmma_bf16_m64k16<TILE_N>(d, a_descriptor + a_units, b_descriptor + b_units);
             }
             mx_wgmma_commit();
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
@@ -182,7 +187,7 @@ private:
             const bool exact_weights = store_weights<false>(staged, other);
             if (exact_acts || exact_weights) {
                 Staged again;
-                stage_load(again, act, act_scale, tile_rows, w, w_scale, tile_n0, K, next);
+                stage_load(again, src, next);
                 store_acts<true>(again, other);
                 store_weights<true>(again, other);
             }
@@ -203,12 +208,6 @@ private:
 #endif
     }
 
-    // The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
-    // 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
-    __device__ static int wgmma_unit_offset(int rows, int row, int unit) {
-        return (unit >> 3) * rows * 128 + row * 128 + (((unit & 7) ^ (row & 7)) << 4);
-    }
-
     // One chunk's raw operands of this thread, between their loads and their widening.
     struct Staged {
         mx_u32x4 act[kActPairsPerThread][2];       // rows g, g + 8 of a pair row, the same 16 k
@@ -217,44 +216,64 @@ private:
         moetune_u32 weight_scale[kWeightPerThread];  // the row's 4 scale bytes of the chunk
     };
 
-    // B unit u of weight row `row` (see the layout above).
-    __device__ static int b_unit_offset(int row, int unit) {
-        return row * kRowBytes + ((unit ^ ((row & 1) << 2)) << 4);
-    }
-    // A segment s (= 8 kb + 2 t + h) of pair row `pair_row`.
-    __device__ static int a_segment_offset(int pair_row, int segment) {
-        const int kb = segment >> 3;
-        return pair_row * 512 + ((segment & ~7) | ((segment & 7) ^ (pair_row & 1) ^ kb)) * 16;
-    }
+    // Where this thread's raw vectors of chunk 0 lie; chunk k128 is k128 * 128 activation bytes,
+    // k128 * 4 scale bytes and k128 * 512 weight bytes further (one mma_k128 tile per 8 rows and
+    // chunk). The wgmma loop computes them once before the loop (the gathered rows' 64-bit offsets
+    // took ~100 instructions per chunk when each load computed them); the warp-product loop derives
+    // them at each load (see run_warps).
+    struct Sources {
+        const unsigned char* act[kActPairsPerThread][2];
+        const unsigned char* act_scale[kActPairsPerThread][2];
+        const unsigned char* weight[kWeightPerThread];
+        const unsigned char* weight_scale[kWeightPerThread];
+    };
 
-    __device__ static void stage_load(Staged& s, const unsigned char* __restrict__ act,
-                                      const unsigned char* __restrict__ act_scale, const int* tile_rows,
-                                      const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale,
-                                      int tile_n0, int K, int k128) {
+    __device__ static Sources sources(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
+                                      const int* tile_rows, const unsigned char* __restrict__ w,
+                                      const unsigned char* __restrict__ w_scale, int tile_n0, int K) {
+        Sources src;
         const int tid = int(threadIdx.x);
         const int k32_count = K / 32;
 #pragma unroll
         for (int i = 0; i < kActPairsPerThread; ++i) {
             const int p = tid + i * kThreads;
-            const int pair_row = p / 8, piece = p % 8;  // piece: k 16 * piece .. + 15 of the chunk
+            int pair_row, piece;
+            mx_shared_act_pair_position<WGMMA>(p, pair_row, piece);
             const int m = (pair_row / 8) * 16 + pair_row % 8;
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
                 const int tile_row = p < kActPairs ? tile_rows[m + 8 * r] : -1;
                 const long long row = tile_row >= 0 ? tile_row : 0;  // padding: any real row (see run)
-                s.act[i][r] = mx_load16<false>(act + row * K + k128 * 128 + piece * 16);
-                s.act_scale[i][r] = act_scale[row * k32_count + k128 * 4 + piece / 2];
+                src.act[i][r] = act + row * K + piece * 16;
+                src.act_scale[i][r] = act_scale + row * k32_count + piece / 2;
             }
         }
         const int k128_count = K / 128;
 #pragma unroll
         for (int i = 0; i < kWeightPerThread; ++i) {
             const int v = tid + i * kThreads;
-            if (kWeightVectors % kThreads != 0 && v >= kWeightVectors) continue;
             const long long n8 = tile_n0 / 8 + v / 32;
-            s.weight[i] = mx_load16<NON_TEMPORAL>(w + ((n8 * k128_count + k128) * 32 + v % 32) * 16);
-            const long long n = n8 * 8 + (v % 32) / 4;
-            s.weight_scale[i] = *reinterpret_cast<const moetune_u32*>(w_scale + n * k32_count + k128 * 4);
+            const int lane = mx_shared_weight_lane<WGMMA>(v);
+            src.weight[i] = w + (n8 * k128_count * 32 + lane) * 16;
+            src.weight_scale[i] = w_scale + (n8 * 8 + lane / 4) * k32_count;
+        }
+        return src;
+    }
+
+    __device__ static void stage_load(Staged& s, const Sources& src, int k128) {
+        const int tid = int(threadIdx.x);
+#pragma unroll
+        for (int i = 0; i < kActPairsPerThread; ++i)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                s.act[i][r] = mx_load16<false>(src.act[i][r] + k128 * 128);
+                s.act_scale[i][r] = src.act_scale[i][r][k128 * 4];
+            }
+#pragma unroll
+        for (int i = 0; i < kWeightPerThread; ++i) {
+            if (kWeightVectors % kThreads != 0 && tid + i * kThreads >= kWeightVectors) continue;
+            s.weight[i] = mx_load16<NON_TEMPORAL>(src.weight[i] + k128 * 512);
+            s.weight_scale[i] = *reinterpret_cast<const moetune_u32*>(src.weight_scale[i] + k128 * 4);
         }
     }
 
@@ -269,7 +288,8 @@ private:
         for (int i = 0; i < kActPairsPerThread; ++i) {
             const int p = tid + i * kThreads;
             if (kActPairs % kThreads != 0 && p >= kActPairs) continue;
-            const int pair_row = p / 8, piece = p % 8;
+            int pair_row, piece;
+            mx_shared_act_pair_position<WGMMA>(p, pair_row, piece);
             moetune_u32 multiplier[2];
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
@@ -296,13 +316,13 @@ private:
 #pragma unroll
                     for (int u = 0; u < 2; ++u)
                         mx_store_shared16(
-                            buffer + wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
+                            buffer + mx_wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
                             mx_u32x4{even[2 * u][r], odd[2 * u][r], even[2 * u + 1][r], odd[2 * u + 1][r]});
             } else {
                 // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
 #pragma unroll
                 for (int q = 0; q < 4; ++q)
-                    mx_store_shared16(buffer + a_segment_offset(pair_row, 4 * piece + q),
+                    mx_store_shared16(buffer + mx_shared_a_segment_offset(pair_row, 4 * piece + q),
                                       mx_u32x4{even[q][0], even[q][1], odd[q][0], odd[q][1]});
             }
         }
@@ -320,7 +340,8 @@ private:
         for (int i = 0; i < kWeightPerThread; ++i) {
             const int v = tid + i * kThreads;
             if (kWeightVectors % kThreads != 0 && v >= kWeightVectors) continue;
-            const int row = (v / 32) * 8 + (v % 32) / 4, t = v % 4;
+            const int lane = mx_shared_weight_lane<WGMMA>(v);
+            const int row = (v / 32) * 8 + lane / 4, t = lane % 4;
             redo |= mx_e2m1_scales_wide(s.weight_scale[i]);
 #pragma unroll
             for (int kb = 0; kb < 4; ++kb) {
@@ -328,7 +349,8 @@ private:
                 moetune_u32 b[2][2];
                 if (EXACT) mx_bf16_b_fragments(word, (s.weight_scale[i] >> (8 * kb)) & 0xFFu, true, b);
                 else mx_bf16_b_fragments_scaled(word, mx_e2m1_narrow_scale_bf16x2(s.weight_scale[i], kb), b);
-                const int offset = WGMMA ? wgmma_unit_offset(TILE_N, row, kb * 4 + t) : b_unit_offset(row, kb * 4 + t);
+                const int offset = WGMMA ? mx_wgmma_unit_offset(TILE_N, row, kb * 4 + t)
+                                         : mx_shared_b_unit_offset(row, kb * 4 + t);
                 mx_store_shared16(b_rows + offset, mx_u32x4{b[0][0], b[0][1], b[1][0], b[1][1]});
             }
         }

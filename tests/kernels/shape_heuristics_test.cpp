@@ -97,21 +97,28 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     REQUIRE(half_k);
     CHECK(kernel_name(half_k->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_nt_mbf16_gui_fp8");
     CHECK(kernel_name(half_k->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x128x512_atomic_w4_nt_mbf16");
-    // 4096 tokens (~213 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
-    // elsewhere than sm_90a the register-fed ones.
+    // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
+    // 4096 tokens (~213 rows): on 128-row blocks, two warpgroups; elsewhere than sm_90a the
+    // register-fed ones.
+    const auto thousand = default_config(dsv41_flash_ep4(1024), limits);
+    REQUIRE(thousand);
+    CHECK(kernel_name(thousand->stage1) == "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
+    CHECK(kernel_name(thousand->stage2) == "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
     const auto many = default_config(dsv41_flash_ep4(4096), limits);
     REQUIRE(many);
-    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
-    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
+    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8");
+    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
     const auto amd = default_config(dsv41_flash_ep4(4096), *device_limits_for_arch("gfx950"));
     REQUIRE(amd);
     CHECK_FALSE(amd->stage1.wgmma);
-    // 16384 tokens (~853 rows): 32 would cut an expert into 27 blocks, so 64, with cached loads.
-    const auto most = default_config(dsv41_flash_ep4(16384), limits);
+    // 16384 tokens (~853 rows), register-fed (gfx950): 32 would cut an expert into 27 blocks, so
+    // 64, with cached loads; on sm_90a the 128-row warpgroup kernels.
+    const auto most = default_config(dsv41_flash_ep4(16384), *device_limits_for_arch("gfx950"));
     REQUIRE(most);
     CHECK(most->stage1.tile_m == 64);
     CHECK(most->stage1.mma == MmaPath::bf16);
     CHECK_FALSE(most->stage1.nontemporal_weights);
+    CHECK(default_config(dsv41_flash_ep4(16384), limits)->stage1.tile_m == 128);
 }
 
 TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {

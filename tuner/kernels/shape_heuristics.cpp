@@ -147,17 +147,21 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     }
 
     // Where an average active expert fills a 64-row sort block (from ~1000 tokens of DSv4.1-Flash),
-    // Hopper's warpgroup kernels with shared operands. Measured on the H200 at 1024 tokens
-    // (docs/kernel-design.md, "Shared operands and wgmma"): stage 1 t64x128x128_w4_smem_wgmma 1180 us,
-    // stage 2 608 us, against 1614 and 818 for the best register-fed kernels (sort blocks of 32).
-    if (limits.arch == "sm_90a" && fitting_block_m(rows_per_active_expert(shape)) >= 64 &&
-        !block_m_heuristic_reason(64, shape)) {
+    // Hopper's warpgroup kernels with shared operands, one warpgroup per 64 rows of the block that
+    // fits an expert, up to 128 (2 warpgroups). Measured on the H200 (docs/kernel-design.md,
+    // "Shared operands and wgmma" and "The wgmma loop after profiling"): at 1024 tokens (64-row
+    // blocks) stage 1 t64x128x128_w4_smem_wgmma 1019 us and stage 2 524 us, against 1408 and 707
+    // for the 128-row tiles and 1614 and 818 for the best register-fed kernels; from 2048 tokens
+    // (128-row blocks) the sweep's winners are t128x128x128_smem_wgmma in both stages (4096 tokens:
+    // 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles).
+    const int wgmma_rows = std::min(fitting_block_m(rows_per_active_expert(shape)), 128);
+    if (limits.arch == "sm_90a" && wgmma_rows >= 64 && !block_m_heuristic_reason(wgmma_rows, shape)) {
         KernelConfig w1 = s1, w2 = s2;
         for (KernelConfig* c : {&w1, &w2}) {
-            c->tile_m = 64;
+            c->tile_m = wgmma_rows;
             c->tile_n = 128;
             c->tile_k = 128;
-            c->warps = 4;  // one warpgroup of 64 rows
+            c->warps = wgmma_rows / 16;  // one warpgroup per 64 rows
             c->k_warps = 1;
             c->nontemporal_weights = false;
             c->shared_operands = true;

@@ -1,0 +1,70 @@
+#pragma once
+// Where the _smem / _wgmma loop (moe_shared_gemm.h) keeps its widened operands in shared memory and
+// which thread stores what: plain functions, so that a CPU test checks the properties the loop's
+// speed rests on (every byte once, no bank conflicts; tests/formats/shared_operand_layout_test.cpp).
+// A 16-byte access by a warp is served a quarter warp (8 lanes, 128 bytes) at a time, in one
+// wavefront when those 8 lanes hit 8 different 16-byte bank groups (byte offset / 16 mod 8).
+//
+// Warp products (mma.sync), per buffer: A (TILE_M * 256 bytes), then B (TILE_N * 256 bytes), bf16
+// with the scales folded in, in 16-byte segments that are exactly one lane's fragment registers, so
+// that each fragment is one 16-byte load and no register moves:
+//  - B: row-major, 256 bytes a weight row; unit kb * 4 + t of a row holds the 8 values at k
+//    kb*32 + 8t .. + 7 as the four bf16 pairs of the block path (mx_block_mma.h): (0, 2), (1, 3),
+//    (4, 6), (5, 7), i.e. b[h][0..1] of both products h of lane (g = row, t). Unit u of row r lies
+//    at u ^ 4 (r & 1): the 8 lanes of a quarter warp read rows r, r + 1 at units 4kb .. 4kb + 3 and
+//    hit 8 different bank groups.
+//  - A: rows g and g + 8 of each 16-row group share a "pair row" of 512 bytes (pair row 8 * group
+//    + g), in segments (unit, h) = the A fragment of product h of lane (g, t): pair 2h of row g,
+//    of row g + 8, pair 2h + 1 of row g, of row g + 8. Segment s = 8 kb + 2 t + h lies at 8 kb +
+//    ((2 t + h) ^ (pair row & 1) ^ kb): conflict-free for the loads (two pair rows of opposite
+//    parity per quarter warp) and for the stores (a quarter warp stores one pair row's 8 pieces).
+// Warpgroup products (WGMMA): both operands K-major in the 128-byte swizzle the wgmma descriptors
+// read (mx_wgmma_unit_offset), in the same pair order.
+#include "host_device.h"
+
+// One row's 128-wide K chunk as bf16.
+constexpr int kMxSharedRowBytes = 256;
+
+// The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
+// 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
+MOETUNE_HD int mx_wgmma_unit_offset(int rows, int row, int unit) {
+    return (unit >> 3) * rows * 128 + row * 128 + (((unit & 7) ^ (row & 7)) << 4);
+}
+
+// B unit u of weight row `row` in the warp-product layout.
+MOETUNE_HD int mx_shared_b_unit_offset(int row, int unit) {
+    return row * kMxSharedRowBytes + ((unit ^ ((row & 1) << 2)) << 4);
+}
+
+// A segment s (= 8 kb + 2 t + h) of pair row `pair_row` in the warp-product layout.
+MOETUNE_HD int mx_shared_a_segment_offset(int pair_row, int segment) {
+    const int kb = segment >> 3;
+    return pair_row * 512 + ((segment & ~7) | ((segment & 7) ^ (pair_row & 1) ^ kb)) * 16;
+}
+
+// The pair row and piece (k 16 piece .. + 15 of the chunk) of activation vector pair p. Warp
+// products: a quarter warp takes one pair row's 8 pieces (the A layout above is conflict-free for
+// them). WGMMA: pieces 0..3 or 4..7 of two adjacent pair rows (rows m and m ^ 1, whose swizzles
+// differ in bit 0), so that a quarter warp's stores fall in 8 different bank groups (one row's
+// pieces p and p + 4 lie in the same groups of the two atom columns: every store took two).
+template <bool WGMMA>
+MOETUNE_HD void mx_shared_act_pair_position(int p, int& pair_row, int& piece) {
+    if constexpr (!WGMMA) {
+        pair_row = p / 8, piece = p % 8;
+    } else {
+        pair_row = (p >> 4) * 2 + ((p >> 2) & 1);
+        piece = ((p >> 3) & 1) * 4 + (p & 3);
+    }
+}
+
+// The lane of its 8-row mma_k128 tile whose 16 bytes weight vector v holds (lane = 4 row + t).
+// The warp loads the whole 512-byte tile either way; with WGMMA the 8 threads of a quarter warp take
+// rows r and r + 4 (t = 0..3), whose units fall in 8 different bank groups of the 128-byte swizzle
+// (rows r, r + 1 map to the same four groups: every store took two).
+template <bool WGMMA>
+MOETUNE_HD int mx_shared_weight_lane(int v) {
+    const int lane = v % 32;
+    if constexpr (!WGMMA) return lane;
+    const int quarter = lane / 8, w = lane % 8;
+    return (quarter + 4 * (w / 4)) * 4 + w % 4;
+}

@@ -1,0 +1,136 @@
+// The shared-memory layouts of the _smem / _wgmma loop (kernel_templates/common/shared_operand_layout.h):
+// every 16-byte unit of a buffer is stored exactly once per chunk, and each 16-byte store instruction
+// of a warp takes one wavefront per quarter warp (its 8 lanes hit 8 different 16-byte bank groups),
+// for the thread mappings moe_shared_gemm.h uses, at every tile size the candidates use.
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <set>
+#include <vector>
+
+#include "common/shared_operand_layout.h"
+#include "support/catch.hpp"
+
+namespace {
+
+constexpr int kUnit = 16;
+
+// Wavefronts per quarter warp of one 16-byte store: the largest number of its 8 lanes that share a
+// bank group.
+int quarter_wavefronts(const std::array<int, 8>& offsets) {
+    std::array<int, 8> per_group{};
+    for (int offset : offsets) ++per_group[(offset / kUnit) % 8];
+    return *std::max_element(per_group.begin(), per_group.end());
+}
+
+// The store instructions of one chunk: `vectors` work items spread over `threads` threads as the loop
+// does (item tid + i * threads); `store(item, k)` is the byte offset of the item's k-th 16-byte store
+// (k < stores). Returns the worst wavefronts per quarter warp; `written` counts each unit.
+int worst_wavefronts(int vectors, int threads, int stores, const std::function<int(int, int)>& store,
+                     std::vector<int>& written) {
+    int worst = 0;
+    for (int i = 0; i * threads < vectors; ++i)
+        for (int warp = 0; warp < threads / 32; ++warp)
+            for (int quarter = 0; quarter < 4; ++quarter)
+                for (int k = 0; k < stores; ++k) {
+                    std::array<int, 8> offsets{};
+                    int lanes = 0;
+                    for (int lane = 0; lane < 8; ++lane) {
+                        const int item = i * threads + warp * 32 + quarter * 8 + lane;
+                        if (item >= vectors) continue;
+                        offsets[lanes++] = store(item, k);
+                        ++written.at(store(item, k) / kUnit);
+                    }
+                    if (lanes == 8) worst = std::max(worst, quarter_wavefronts(offsets));
+                }
+    return worst;
+}
+
+bool each_once(const std::vector<int>& written) {
+    return std::all_of(written.begin(), written.end(), [](int n) { return n == 1; });
+}
+
+// The wgmma loop's activation stores (store_acts): pair p's rows m and m + 8, units 2 piece, 2 piece + 1.
+int wgmma_act_wavefronts(int tile_m, const std::function<void(int, int&, int&)>& position, std::vector<int>& written) {
+    const int threads = tile_m / 16 * 32;
+    return worst_wavefronts(tile_m * 4, threads, 4, [&](int p, int k) {
+        int pair_row = 0, piece = 0;
+        position(p, pair_row, piece);
+        const int m = (pair_row / 8) * 16 + pair_row % 8;
+        return mx_wgmma_unit_offset(tile_m, m + 8 * (k / 2), 2 * piece + k % 2);
+    }, written);
+}
+
+// The wgmma loop's weight stores (store_weights): vector v's row and unit t of each MX block kb.
+int wgmma_weight_wavefronts(int tile_n, int threads, const std::function<int(int)>& lane_of, std::vector<int>& written) {
+    return worst_wavefronts(tile_n * 4, threads, 4, [&](int v, int kb) {
+        const int lane = lane_of(v);
+        const int row = (v / 32) * 8 + lane / 4;
+        return mx_wgmma_unit_offset(tile_n, row, kb * 4 + lane % 4);
+    }, written);
+}
+
+}  // namespace
+
+TEST_CASE("wgmma layout: every unit stored once, one wavefront per quarter warp") {
+    for (int tile_m : {64, 128}) {
+        std::vector<int> written(tile_m * kMxSharedRowBytes / kUnit);
+        CHECK(wgmma_act_wavefronts(tile_m, mx_shared_act_pair_position<true>, written) == 1);
+        CHECK(each_once(written));
+        for (int tile_n : {64, 128, 256}) {
+            std::vector<int> b_written(tile_n * kMxSharedRowBytes / kUnit);
+            CHECK(wgmma_weight_wavefronts(tile_n, tile_m / 16 * 32, mx_shared_weight_lane<true>, b_written) == 1);
+            CHECK(each_once(b_written));
+        }
+    }
+}
+
+TEST_CASE("wgmma layout: the plain thread mappings would take two wavefronts per store") {
+    // Why the mappings exist: one pair row's 8 pieces, or weight rows r and r + 1, share bank groups.
+    std::vector<int> written(128 * kMxSharedRowBytes / kUnit);
+    CHECK(wgmma_act_wavefronts(128, mx_shared_act_pair_position<false>, written) == 2);
+    std::vector<int> b_written(128 * kMxSharedRowBytes / kUnit);
+    CHECK(wgmma_weight_wavefronts(128, 256, mx_shared_weight_lane<false>, b_written) == 2);
+}
+
+TEST_CASE("the thread mappings are permutations") {
+    std::set<int> lanes;
+    for (int v = 0; v < 32; ++v) lanes.insert(mx_shared_weight_lane<true>(v));
+    CHECK(lanes.size() == 32);
+    CHECK(*lanes.rbegin() == 31);
+    for (int pairs : {256, 512}) {
+        std::set<std::pair<int, int>> positions;
+        for (int p = 0; p < pairs; ++p) {
+            int pair_row = 0, piece = 0;
+            mx_shared_act_pair_position<true>(p, pair_row, piece);
+            CHECK(pair_row < pairs / 8);
+            CHECK(piece < 8);
+            positions.insert({pair_row, piece});
+        }
+        CHECK(positions.size() == size_t(pairs));
+    }
+}
+
+TEST_CASE("warp-product layout: every unit stored once, one wavefront per quarter warp") {
+    for (int threads : {128, 256}) {
+        for (int tile_m : {32, 64, 128}) {
+            std::vector<int> written(tile_m * kMxSharedRowBytes / kUnit);
+            const int worst = worst_wavefronts(tile_m * 4, threads, 4, [](int p, int q) {
+                int pair_row = 0, piece = 0;
+                mx_shared_act_pair_position<false>(p, pair_row, piece);
+                return mx_shared_a_segment_offset(pair_row, 4 * piece + q);
+            }, written);
+            CHECK(worst == 1);
+            CHECK(each_once(written));
+        }
+        for (int tile_n : {64, 128, 256}) {
+            std::vector<int> written(tile_n * kMxSharedRowBytes / kUnit);
+            const int worst = worst_wavefronts(tile_n * 4, threads, 4, [](int v, int kb) {
+                const int lane = mx_shared_weight_lane<false>(v);
+                return mx_shared_b_unit_offset((v / 32) * 8 + lane / 4, kb * 4 + lane % 4);
+            }, written);
+            CHECK(worst == 1);
+            CHECK(each_once(written));
+        }
+    }
+}
