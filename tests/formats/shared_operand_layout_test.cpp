@@ -38,8 +38,8 @@ int worst_wavefronts(int vectors, int threads, int stores, const std::function<i
                     for (int lane = 0; lane < 8; ++lane) {
                         const int item = i * threads + warp * 32 + quarter * 8 + lane;
                         if (item >= vectors) continue;
-                        offsets[lanes++] = store(item, k);
-                        ++written.at(store(item, k) / kUnit);
+                        offsets[lanes] = store(item, k);
+                        ++written.at(offsets[lanes++] / kUnit);
                     }
                     if (lanes == 8) worst = std::max(worst, quarter_wavefronts(offsets));
                 }
@@ -61,13 +61,19 @@ int wgmma_act_wavefronts(int tile_m, const std::function<void(int, int&, int&)>&
     }, written);
 }
 
-// The wgmma loop's weight stores (store_weights): vector v's row and unit t of each MX block kb.
-int wgmma_weight_wavefronts(int tile_n, int threads, const std::function<int(int)>& lane_of, std::vector<int>& written) {
+// The weight stores (store_weights): vector v's row and unit t of each MX block kb, placed by
+// `offset(row, unit)`.
+int weight_wavefronts(int tile_n, int threads, const std::function<int(int)>& lane_of,
+                      const std::function<int(int, int)>& offset, std::vector<int>& written) {
     return worst_wavefronts(tile_n * 4, threads, 4, [&](int v, int kb) {
         const int lane = lane_of(v);
-        const int row = (v / 32) * 8 + lane / 4;
-        return mx_wgmma_unit_offset(tile_n, row, kb * 4 + lane % 4);
+        return offset((v / 32) * 8 + lane / 4, kb * 4 + lane % 4);
     }, written);
+}
+
+int wgmma_weight_wavefronts(int tile_n, int threads, const std::function<int(int)>& lane_of, std::vector<int>& written) {
+    return weight_wavefronts(tile_n, threads, lane_of,
+                             [tile_n](int row, int unit) { return mx_wgmma_unit_offset(tile_n, row, unit); }, written);
 }
 
 }  // namespace
@@ -125,11 +131,7 @@ TEST_CASE("warp-product layout: every unit stored once, one wavefront per quarte
         }
         for (int tile_n : {64, 128, 256}) {
             std::vector<int> written(tile_n * kMxSharedRowBytes / kUnit);
-            const int worst = worst_wavefronts(tile_n * 4, threads, 4, [](int v, int kb) {
-                const int lane = mx_shared_weight_lane<false>(v);
-                return mx_shared_b_unit_offset((v / 32) * 8 + lane / 4, kb * 4 + lane % 4);
-            }, written);
-            CHECK(worst == 1);
+            CHECK(weight_wavefronts(tile_n, threads, mx_shared_weight_lane<false>, mx_shared_b_unit_offset, written) == 1);
             CHECK(each_once(written));
         }
     }
