@@ -20,7 +20,8 @@
 // this only keeps a bad id from writing out of bounds).
 #include "common/host_device.h"
 
-struct alignas(16) moe_sort_zero16 {
+// 16 bytes: moe_buf zeroing, and four expert ids of a round at once.
+struct alignas(16) moe_sort_word4 {
     unsigned x, y, z, w;
 };
 
@@ -52,8 +53,8 @@ __global__ void __launch_bounds__(THREADS)
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const unsigned long long first = (unsigned long long)blockIdx.x * THREADS + threadIdx.x;
     const unsigned long long vectors = moe_buf_bytes / 16;
-    moe_sort_zero16* v = (moe_sort_zero16*)moe_buf;
-    for (unsigned long long k = first; k < vectors; k += stride) v[k] = moe_sort_zero16{0, 0, 0, 0};
+    moe_sort_word4* v = (moe_sort_word4*)moe_buf;
+    for (unsigned long long k = first; k < vectors; k += stride) v[k] = moe_sort_word4{0, 0, 0, 0};
     for (unsigned long long k = vectors * 16 + first; k < moe_buf_bytes; k += stride) moe_buf[k] = 0;
 }
 
@@ -68,7 +69,8 @@ __global__ void __launch_bounds__(THREADS)
     int* expert_start = shared;             // [experts] first position of the expert's segment
     int* expert_count = shared + experts;   // [experts] entries of the expert, all chunks
     int* cursor = shared + 2 * experts;     // [experts] next position for this chunk's entries
-    __shared__ int round_experts[THREADS];  // the current round's expert ids (-1: no entry)
+    // The current round's expert ids (-1: no entry); 16-byte aligned for the rank loop's vector reads.
+    __shared__ __attribute__((aligned(16))) int round_experts[THREADS];
     __shared__ int scan[THREADS];
 
     const int entries = tokens * topk;
@@ -132,20 +134,33 @@ __global__ void __launch_bounds__(THREADS)
         for (int b = used / block_m + tid; b < max_num_m_blocks; b += THREADS) sorted_expert_ids[b] = -1;
     }
 
-    // 3. This chunk's entries, in order, ITEMS rounds of THREADS.
+    // 3. This chunk's entries, in order, ITEMS rounds of THREADS. A round compares only with its
+    //    valid entries, four at a time (at one token 5 entries, where 4 rounds of 256 one-int
+    //    shared-memory reads, one after another, made this kernel ~20 us of a ~88 us MoE on the H200).
     const int base = chunk * THREADS * ITEMS;
     for (int j = 0; j < ITEMS; ++j) {
-        const int i = base + j * THREADS + tid;
+        const int first = base + j * THREADS;
+        const int valid = min(THREADS, entries - first);
+        if (valid <= 0) break;  // the same for every thread of the block
+        const int i = first + tid;
         int e = i < entries ? topk_ids[i] : -1;
         if (!moe_sort_valid_expert(e, experts)) e = -1;
         round_experts[tid] = e;
         __syncthreads();
         int rank = 0;
         bool last = true;
-        for (int k = 0; k < THREADS; ++k) {
-            const bool same = round_experts[k] == e;
-            rank += (same && k < tid) ? 1 : 0;
-            last = last && !(same && k > tid);
+        const moe_sort_word4* quads = reinterpret_cast<const moe_sort_word4*>(round_experts);
+#pragma unroll 4
+        for (int q = 0; q < (valid + 3) / 4; ++q) {
+            const moe_sort_word4 v = quads[q];  // entries past `valid` are -1 and match no expert
+            const int ids[4] = {int(v.x), int(v.y), int(v.z), int(v.w)};
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int k = 4 * q + c;
+                const bool same = ids[c] == e;
+                rank += (same && k < tid) ? 1 : 0;
+                last = last && !(same && k > tid);
+            }
         }
         if (e >= 0) {
             const int p = cursor[e] + rank;

@@ -6,8 +6,28 @@
 // block's bytes are written as two 16-byte stores.
 #include "common/mx_types.h"
 
-__device__ inline float mxfp8_load(const float* p, unsigned long long i) { return p[i]; }
-__device__ inline float mxfp8_load(const unsigned short* p, unsigned long long i) { return mx_bf16_to_float(p[i]); }
+__device__ inline float mxfp8_to_float(float v) { return v; }
+__device__ inline float mxfp8_to_float(unsigned short v) { return mx_bf16_to_float(v); }
+
+// The 32 inputs of one block. A block is 64 (bf16) or 128 (float) contiguous bytes, so from a
+// 16-byte aligned x (every buffer of ours; a caller's may not be) it is read as 16-byte vectors:
+// element-wise loads made the one-token activation quantisation ~6 us on the H200.
+template <typename IN>
+__device__ inline void mxfp8_load_block(const IN* x, unsigned long long first, bool aligned, float (&v)[32]) {
+    constexpr int kPerVector = 16 / int(sizeof(IN));
+    struct alignas(16) Vector {
+        IN e[kPerVector];
+    };
+    if (aligned) {
+        const Vector* p = reinterpret_cast<const Vector*>(x + first);
+        for (int q = 0; q < 32 / kPerVector; ++q) {
+            const Vector w = p[q];
+            for (int i = 0; i < kPerVector; ++i) v[q * kPerVector + i] = mxfp8_to_float(w.e[i]);
+        }
+    } else {
+        for (int i = 0; i < 32; ++i) v[i] = mxfp8_to_float(x[first + i]);
+    }
+}
 
 struct alignas(16) mxfp8_bytes16 {
     unsigned char b[16];
@@ -22,13 +42,14 @@ __global__ void __launch_bounds__(THREADS)
     mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks, unsigned char* __restrict__ values,
                 unsigned char* __restrict__ scales) {
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
+    const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
         const unsigned long long first = b * 32;
         float v[32];
+        mxfp8_load_block(x, first, aligned, v);
         float amax = 0.0f;
         bool nan = false;
         for (int i = 0; i < 32; ++i) {
-            v[i] = mxfp8_load(x, first + i);
             if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
             // |v| by clearing the sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32
             // unspecified, and the payload of a NaN amax decides the scale byte.

@@ -215,8 +215,9 @@ KernelConfig stage2(int tile_m, int tile_n, int tile_k, int warps, bool nt, kern
     return c;
 }
 
-// K-groups (_kw): K 512 of stage 1 is 4 chunks, K 256 of stage 2 two, so with 4 groups of 128
-// some groups walk nothing and must add zeros.
+// K-groups (_kw), of 8 warps or of 4 (4 groups of one warp each cover the whole tile): K 512 of
+// stage 1 is 4 chunks, K 256 of stage 2 two, so with 4 groups of 128 some groups walk nothing and
+// must add zeros.
 KernelConfig with_k_warps(KernelConfig c, int k_warps) {
     c.k_warps = k_warps;
     return c;
@@ -253,7 +254,9 @@ TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
                                                     stage1(64, 256, 512, 4, true, true), stage1(128, 128, 256, 8, false, false),
                                                     stage1(32, 256, 128, 4, true, true),
                                                     with_k_warps(stage1(16, 128, 128, 8, true, true), 4),
-                                                    with_k_warps(stage1(32, 64, 256, 8, false, false), 2)})) {
+                                                    with_k_warps(stage1(32, 64, 256, 8, false, false), 2),
+                                                    with_k_warps(stage1(16, 64, 128, 4, true, true), 4),
+                                                    with_k_warps(stage1(32, 128, 128, 4, false, false), 2)})) {
         INFO(kernels::kernel_name(c));
         const Stage1Out r = run_stage1(c);
         // bf16 output: within bf16 rounding of the FP32 reference; fused: within one e4m3 step.
@@ -274,7 +277,9 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
                                                     stage2(32, 256, 128, 8, false, Stage2Mode::atomic, 64),
                                                     stage2(64, 128, 256, 8, true, Stage2Mode::reduce, 128),
                                                     with_k_warps(stage2(16, 128, 128, 8, false, Stage2Mode::atomic, 32), 2),
-                                                    with_k_warps(stage2(16, 64, 128, 8, true, Stage2Mode::reduce, 0), 4)})) {
+                                                    with_k_warps(stage2(16, 64, 128, 8, true, Stage2Mode::reduce, 0), 4),
+                                                    with_k_warps(stage2(16, 128, 128, 4, false, Stage2Mode::atomic, 0), 2),
+                                                    with_k_warps(stage2(16, 64, 128, 4, true, Stage2Mode::atomic, 32), 4)})) {
         INFO(kernels::kernel_name(c));
         const std::vector<float> out = run_stage2(c);
         const double mismatch = data::mismatch_fraction(p.ref2, out, 0.02, 0.02);

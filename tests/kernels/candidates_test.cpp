@@ -94,7 +94,7 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
             }
             if (c.k_warps > 1) {
                 CHECK(sort_block_m(c) <= 32);
-                CHECK(c.warps == 8);
+                CHECK((c.warps == 8 || (c.warps == 4 && c.tile_k == 128)));
                 CHECK(c.tile_k <= 256);
                 ++k_groups;
             }
@@ -104,8 +104,8 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(streaming_knobs > 0);
     CHECK(k_groups > 0);
     CHECK(reduce > 0);
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 284);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 276);
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 330);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 324);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem") {

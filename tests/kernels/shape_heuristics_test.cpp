@@ -83,20 +83,21 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
     const auto few = default_config(dsv41_flash_ep4(1), limits);
     REQUIRE(few);
-    // One token: 180 stage-1 workgroups on 132 SMs, so 8 warps in K-groups.
-    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_nt_mbf16_gui_kw4_fp8");
-    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_mbf16_kw2");
-    // Four tokens (~19 experts, ~680 workgroups, over 4 per SM): the streaming config without them.
+    // One token: 90 stage-1 workgroups of the streaming tier's 256-wide tiles on 132 SMs, so K-groups
+    // of 4 warps on 64-row W1 tiles (360 workgroups).
+    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8");
+    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
+    // Four tokens (~19 experts, ~340 workgroups, over 2 per SM): the streaming config without them.
     const auto four = default_config(dsv41_flash_ep4(4), limits);
     REQUIRE(four);
-    CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_w4_nt_mbf16");
+    CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
     CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
     // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
     const auto half_k = default_config(dsv41_flash_ep4(512), limits);
     REQUIRE(half_k);
-    CHECK(kernel_name(half_k->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(half_k->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x128x512_atomic_w4_nt_mbf16");
+    CHECK(kernel_name(half_k->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8");
+    CHECK(kernel_name(half_k->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
     // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
     // 4096 tokens (~213 rows): on 128-row blocks, two warpgroups; elsewhere than sm_90a the
     // register-fed ones.
@@ -123,12 +124,15 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
 
 TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
-    MoeShape short_k = dsv41_flash_ep4(1);
-    short_k.inter_dim = 128;  // stage 2's K: one chunk, so the 512-deep prefetch shrinks to 128
-    const auto pair = default_config(short_k, limits);
+    // Many tokens on gfx950 (register-fed, 64-row blocks): stage 2 prefers K 256 per prefetch, but its
+    // K here is one chunk, so the prefetch shrinks to 128.
+    const DeviceLimits amd = *device_limits_for_arch("gfx950");
+    MoeShape short_k = dsv41_flash_ep4(16384);
+    short_k.inter_dim = 128;
+    const auto pair = default_config(short_k, amd);
     REQUIRE(pair);
-    CHECK_FALSE(static_prune_reason(pair->stage1, short_k, limits));
-    CHECK_FALSE(static_prune_reason(pair->stage2, short_k, limits));
+    CHECK_FALSE(static_prune_reason(pair->stage1, short_k, amd));
+    CHECK_FALSE(static_prune_reason(pair->stage2, short_k, amd));
     CHECK(pair->stage2.tile_k == 128);
 
     MoeShape impossible = dsv41_flash_ep4(1);

@@ -46,9 +46,12 @@ bool wide_enough_for_warps(const KernelConfig& c) {
 // K-groups put more weight loads in flight per tile, which pays where a few tiles stream weights
 // (few tokens); where tiles reuse weights over many rows there are enough tiles and the extra
 // shared-memory sum only costs. They come with 8 warps (2 groups of 4 or 4 of 2: the loads of 8
-// warps per tile) and 1-2 chunks per prefetch (the groups are what keeps loads in flight).
+// warps per tile) and 1-2 chunks per prefetch (the groups are what keeps loads in flight), or with 4
+// warps (2 groups of 2 or 4 of 1) and one chunk: fewer registers per workgroup, so at one token the
+// 360 stage-1 workgroups of 64 W1 rows fit the SMs in one wave instead of 1.4.
 bool k_groups_in_regime(const KernelConfig& c) {
-    return c.k_warps == 1 || (streams_weights(sort_block_m(c)) && c.warps == 8 && c.tile_k <= 256);
+    const bool group_form = (c.warps == 8 && c.tile_k <= 256) || (c.warps == 4 && c.tile_k == kKChunk);
+    return c.k_warps == 1 || (streams_weights(sort_block_m(c)) && group_form);
 }
 
 // Shared operands pay where each weight tile serves many rows (sort blocks of 32 and more); they

@@ -14,7 +14,7 @@ constexpr double kMaxOversize = 2.0;         // block_m may be up to 2x the fitt
 constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at most 16 blocks
 constexpr int kLargestStreamingBlock = 32;
 constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
-constexpr double kDefaultKGroupWorkgroupsPerSm = 4.0;
+constexpr double kDefaultKGroupWorkgroupsPerSm = 2.0;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
@@ -111,12 +111,17 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     // the bf16 path won every bucket from 1 to 16384 tokens, in blocks of 32 from 512 to 8192 tokens.
     const MmaPath mma = MmaPath::bf16;
 
+    // Where weights stream, 256-wide tiles of 4 warps with non-temporal loads in both stages: the
+    // sweep's pair on the H200 at 4, 64, 128, 256 (block_m 16) and 512 tokens (block_m 32); through
+    // FusedMoe 1.09-1.25x faster than the previous default (t16x128x128_w2 + t16x128x512_atomic_w4:
+    // 128 tokens 771 against 841 us, 512 tokens 1431 against 1793; docs/benchmarks.md, "Measured
+    // with 4-warp K-groups and the faster sort").
     KernelConfig s1;
     s1.stage = Stage::gate_up;
     s1.tile_m = block_m;
-    s1.tile_n = 128;
+    s1.tile_n = streaming ? 256 : 128;
     s1.tile_k = 128;  // the fused epilogue's 64-column warp blocks fit the registers only at K 128
-    s1.warps = 8;
+    s1.warps = streaming ? 4 : 8;
     s1.nontemporal_weights = streaming;
     s1.fused_mxfp8_out = true;
     s1.mma = mma;
@@ -124,24 +129,30 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     KernelConfig s2;
     s2.stage = Stage::down;
     s2.tile_m = s1.tile_m;
-    s2.tile_n = 128;
-    s2.tile_k = streaming ? 512 : 256;
+    s2.tile_n = streaming ? 256 : 128;
+    s2.tile_k = streaming ? 128 : 256;
     s2.warps = streaming ? 4 : 8;
     s2.nontemporal_weights = streaming;
     s2.mode = Stage2Mode::atomic;
     s2.mma = mma;
 
-    // While the grid gives each SM fewer than 4 workgroups (DSv4.1-Flash: 1 and 2 tokens), 8 warps in
-    // K-groups. Measured on the H200 at one token (docs/kernel-design.md, "K-groups"): stage 1
-    // t16x128x128_nt_mbf16_gui_kw4_fp8 86.7 us against 122.3 for the w2 config above, stage 2
-    // t16x128x128_atomic_nt_mbf16_kw2 36.2 against 49.0 for t16x128x512_atomic_w4_nt_mbf16.
+    // While that stage-1 grid gives each SM fewer than 2 workgroups (DSv4.1-Flash: 1 and 2 tokens),
+    // K-groups of 4 warps on narrower stage-1 tiles: the one-token sweep's winners on the H200
+    // (docs/kernel-design.md, "The register-fed loop at few tokens"), stage 1
+    // t16x64x128_w4_nt_mbf16_gui_kw4_fp8 34.2 us (its 360 workgroups fit the SMs in one wave; the
+    // 8-warp t16x64x128_nt_mbf16_gui_kw4 took 45.2) and stage 2 t16x128x128_atomic_w4_mbf16_kw2 20.9;
+    // the whole MoE 60.1 us against 81.2 for the 8-warp pair.
     if (streaming && limits.multiprocessors > 0 &&
         expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
         KernelConfig k1 = s1, k2 = s2;
+        k1.tile_n = 64;
+        k1.warps = 4;
         k1.k_warps = 4;
-        k2.warps = 8;
+        k2.tile_n = 128;
+        k2.warps = 4;
         k2.k_warps = 2;
         k2.tile_k = 128;
+        k2.nontemporal_weights = false;
         if (!config_error(k1) && !static_prune_reason(k1, shape, limits)) s1 = k1;
         if (!config_error(k2) && !static_prune_reason(k2, shape, limits)) s2 = k2;
     }

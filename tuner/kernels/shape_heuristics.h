@@ -53,17 +53,17 @@ struct ConfigPair {
 // The config pair used when no tuned row exists, in the spirit of AITER's FlyDSL fallback tiers
 // (aiter-fmoe-format.md §2.4) but tiered by rows per active expert instead of raw token count:
 // block_m = the smallest sort block holding an expert's rows, at most 32 unless that cuts an expert
-// into more than 16 blocks (then the smallest block that does not), both stages' tile_m. Stage 1 fuses
-// the MXFP8 output (no separate quantisation pass) with 128-wide N tiles, K 128 per prefetch and
-// up to 8 warps; stage 2 is atomic with 128-wide N tiles, and when streams_weights(block_m)
-// non-temporal loads in both stages, 4 stage-2 warps and K 512 per prefetch, else cached loads,
-// 8 warps and K 256. When a preferred config does not fit the shape or the device, the first
-// fitting one found by shrinking warps, then tile_k, then tile_n. Both stages take the bf16 MMA path,
-// which won every bucket on the H200 once the FP4 weights were coded for it. While the stage-1 grid
-// has fewer than 4 workgroups per SM, both stages use 8 warps in K-groups (stage 1 _kw4, stage 2
-// _kw2 at K 128), as measured on the H200. On sm_90a, where an average active expert fills a 64-row
-// sort block, both stages are t64x128x128 warpgroup kernels with shared operands (_w4_smem_wgmma).
-// nullopt when shape_error(shape) or nothing fits.
+// into more than 16 blocks (then the smallest block that does not), both stages' tile_m. Both stages
+// take the bf16 MMA path, stage 1 fuses the MXFP8 output at K 128 per prefetch, stage 2 is atomic.
+//  - When streams_weights(block_m): 256-wide N tiles of 4 warps with non-temporal loads and K 128 in
+//    both stages; while that stage-1 grid gives each SM fewer than 2 workgroups, K-groups of 4 warps
+//    instead (stage 1 t{bm}x64x128 _w4_kw4, stage 2 t{bm}x128x128 _w4_kw2 with cached loads).
+//  - Else 128-wide tiles of 8 warps, stage 2 at K 256 with cached loads; on sm_90a, where an average
+//    active expert fills a 64-row sort block, warpgroup kernels with shared operands instead
+//    (t{rows}x128x128 _smem_wgmma, one warpgroup per 64 rows, up to 128).
+// Each tier's pair is the H200 sweep's winner at buckets it covers (docs/kernel-names.md, "Default
+// config"). When a preferred config does not fit the shape or the device, the first fitting one
+// found by shrinking warps, then tile_k, then tile_n. nullopt when shape_error(shape) or nothing fits.
 std::optional<ConfigPair> default_config(const data::MoeShape& shape, const DeviceLimits& limits);
 
 }  // namespace moetune::kernels
