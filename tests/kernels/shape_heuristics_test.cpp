@@ -87,7 +87,7 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     // of 4 warps on 64-row W1 tiles (360 workgroups).
     CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8");
     CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
-    // Four tokens (~19 experts, ~340 workgroups, over 2 per SM): the streaming config without them.
+    // Four tokens (~19 experts, ~330 workgroups, over 2 per SM): the streaming config without them.
     const auto four = default_config(dsv41_flash_ep4(4), limits);
     REQUIRE(four);
     CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8");
