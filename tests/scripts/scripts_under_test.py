@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import exit_codes  # noqa: E402 (from scripts/, on the path only from here)
+
 
 def run(script, *args, timeout=120):
     """python3 scripts/<script> args...: the CompletedProcess with text stdout and stderr."""
@@ -23,3 +25,19 @@ class ScratchDirTest(unittest.TestCase):
         scratch = tempfile.TemporaryDirectory()
         self.addCleanup(scratch.cleanup)
         self.dir = scratch.name
+
+    def write_file(self, name, text):
+        """Writes text (UTF-8) to self.dir/name; returns the path."""
+        path = str(Path(self.dir) / name)
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+        return path
+
+    def assert_usage_error(self, call, where, words):
+        """call() must raise exit_codes.ExitError with the usage code, a message starting with
+        `where: ` (FILE or FILE:LINE) and containing words."""
+        with self.assertRaises(exit_codes.ExitError) as caught:
+            call()
+        self.assertEqual(caught.exception.code, exit_codes.USAGE)
+        self.assertTrue(str(caught.exception).startswith(where + ": "), str(caught.exception))
+        self.assertIn(words, str(caught.exception))

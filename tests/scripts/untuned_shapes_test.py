@@ -11,17 +11,10 @@ HEADER = "token,model_dim,inter_dim,expert,topk,act_type,use_g1u1\n"
 
 class UntunedShapesTest(ScratchDirTest):
     def write(self, text):
-        path = os.path.join(self.dir, "shapes.csv")
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-        return path
+        return self.write_file("shapes.csv", text)
 
     def assert_usage_error(self, path, where, words):
-        with self.assertRaises(exit_codes.ExitError) as caught:
-            untuned_shapes.read_shapes(path)
-        self.assertEqual(caught.exception.code, exit_codes.USAGE)
-        self.assertTrue(str(caught.exception).startswith(where + ": "), str(caught.exception))
-        self.assertIn(words, str(caught.exception))
+        super().assert_usage_error(lambda: untuned_shapes.read_shapes(path), where, words)
 
     def test_the_dsv41_file_is_one_shape_of_15_buckets(self):
         shapes = untuned_shapes.read_shapes(str(ROOT / "shapes" / "dsv41_flash_ep4_a8w4.csv"))
