@@ -17,6 +17,15 @@ using moetune::test::kBuckets;
 namespace {
 // Catch2 v2 and v3 name their approximate matcher differently; a plain tolerance works with both.
 bool near(double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, std::abs(b)); }
+
+// The default pair of DSv4.1-Flash at `tokens` names these two kernels.
+void check_default_names(int tokens, const DeviceLimits& limits, const char* stage1, const char* stage2) {
+    INFO(tokens << " tokens");
+    const auto pair = default_config(dsv41_flash_ep4(tokens), limits);
+    REQUIRE(pair);
+    CHECK(kernel_name(pair->stage1) == stage1);
+    CHECK(kernel_name(pair->stage2) == stage2);
+}
 }  // namespace
 
 TEST_CASE("expected active experts follow the uniform-routing model and the measured anchors") {
@@ -81,34 +90,24 @@ TEST_CASE("on the H200 the default pair is one of the candidates of its bucket")
 
 TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many") {
     const DeviceLimits limits = *device_limits_for_arch("sm_90a");
-    const auto few = default_config(dsv41_flash_ep4(1), limits);
-    REQUIRE(few);
     // One token: 90 stage-1 workgroups of the streaming tier's 256-wide tiles on 132 SMs, so K-groups
     // of 4 warps on 64-row W1 tiles (360 workgroups).
-    CHECK(kernel_name(few->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8");
-    CHECK(kernel_name(few->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
+    check_default_names(1, limits, "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
     // Four tokens (~19 experts, ~330 workgroups, over 2 per SM): the streaming config without them.
-    const auto four = default_config(dsv41_flash_ep4(4), limits);
-    REQUIRE(four);
-    CHECK(kernel_name(four->stage1) == "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(four->stage2) == "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
+    check_default_names(4, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
     CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
     // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
-    const auto half_k = default_config(dsv41_flash_ep4(512), limits);
-    REQUIRE(half_k);
-    CHECK(kernel_name(half_k->stage1) == "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8");
-    CHECK(kernel_name(half_k->stage2) == "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
+    check_default_names(512, limits, "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
     // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
     // 4096 tokens (~213 rows): on 128-row blocks, two warpgroups; elsewhere than sm_90a the
     // register-fed ones.
-    const auto thousand = default_config(dsv41_flash_ep4(1024), limits);
-    REQUIRE(thousand);
-    CHECK(kernel_name(thousand->stage1) == "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
-    CHECK(kernel_name(thousand->stage2) == "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
-    const auto many = default_config(dsv41_flash_ep4(4096), limits);
-    REQUIRE(many);
-    CHECK(kernel_name(many->stage1) == "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8");
-    CHECK(kernel_name(many->stage2) == "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
+    check_default_names(1024, limits, "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
+    check_default_names(4096, limits, "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
     const auto amd = default_config(dsv41_flash_ep4(4096), *device_limits_for_arch("gfx950"));
     REQUIRE(amd);
     CHECK_FALSE(amd->stage1.wgmma);

@@ -144,14 +144,11 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     // the whole MoE 60.1 us against 81.2 for the 8-warp pair.
     if (streaming && limits.multiprocessors > 0 &&
         expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
-        KernelConfig k1 = s1, k2 = s2;
+        KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
         k1.tile_n = 64;
-        k1.warps = 4;
         k1.k_warps = 4;
         k2.tile_n = 128;
-        k2.warps = 4;
         k2.k_warps = 2;
-        k2.tile_k = 128;
         k2.nontemporal_weights = false;
         if (!config_error(k1) && !static_prune_reason(k1, shape, limits)) s1 = k1;
         if (!config_error(k2) && !static_prune_reason(k2, shape, limits)) s2 = k2;
