@@ -1,7 +1,8 @@
 // MoE stage 1: for each block of sorted rows (one expert), gate/up GEMM of the MXFP8 activations
 // with the expert's MXFP4 W1 (gate/up interleaved in 16-row groups), then SiLU(gate) * up.
 // Output [M*topk, inter] (row token*topk + slot) as bf16, or -- FUSE_FP8 -- as MXFP8 values plus
-// e8m0 scales [M*topk, inter/32], ready for stage 2 without a separate quantisation pass.
+// e8m0 scales [M*topk, inter/32], ready for stage 2 without a separate quantisation pass, or those
+// MXFP8 values widened (args.out_wide) for a stage 2 that reads the wide layout.
 //
 // Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
 //   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128)
@@ -23,6 +24,7 @@
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
 #include "common/moe_shared_gemm.h"
+#include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
 
@@ -103,6 +105,19 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                         amax = fmaxf(amax, mx_shfl_xor(amax, 2));
                         const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
                         if (token < 0) continue;
+                        if (args.out_wide) {
+                            // Columns 2t, 2t+1 of each 8-column group, at their wide positions.
+                            unsigned short* out = args.out_wide + out_row * inter;
+#pragma unroll
+                            for (int p = 2 * b; p < 2 * b + 2; ++p)
+#pragma unroll
+                                for (int q = 0; q < 2; ++q)
+#pragma unroll
+                                    for (int c = 0; c < 2; ++c)
+                                        out[col0 + 16 * p + 8 * q + mx_wide_position(2 * t + c)] = mx_wide_element(
+                                            mx_quantize_mxfp8_element(v[p][q][c], scale), scale);
+                            continue;
+                        }
                         unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
 #pragma unroll
                         for (int p = 2 * b; p < 2 * b + 2; ++p)
@@ -142,7 +157,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     } else {
         (void)dynamic_shared;
         MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;
-        gemm.run(args.act, args.act_scale, token_of_row + m0, w, ws, n0, K, k_group);
+        gemm.run(args.act, args.act_scale, args.act_wide, token_of_row + m0, w, ws, n0, K, k_group);
         __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
         mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
         if (k_group == 0) epilogue(gemm);

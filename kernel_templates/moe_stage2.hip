@@ -95,7 +95,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     } else {
         (void)dynamic_shared;
         MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;
-        gemm.run(args.act, args.act_scale, act_row + m0, w, ws, n0, K, k_group);
+        gemm.run(args.act, args.act_scale, args.act_wide, act_row + m0, w, ws, n0, K, k_group);
         __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
         mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);
         if (k_group == 0) epilogue(gemm);

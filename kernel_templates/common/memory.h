@@ -78,6 +78,16 @@ __device__ inline void mx_load8(const void* p, moetune_u32& lo, moetune_u32& hi)
 #endif
 }
 
+// 4 bytes from a 4-byte aligned address, read-only cached path; unlike mx_load8 not volatile, so
+// the compiler schedules these loads among the loop's arithmetic.
+__device__ inline moetune_u32 mx_load4(const moetune_u32* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
 // out[0..1] += {x, y} as packed bf16 (one 32-bit word). Hopper has a native packed bf16 reduction;
 // elsewhere a compare-and-swap loop on the word.
 __device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float y) {

@@ -4,7 +4,8 @@
 // for MXFP8 activations A (rows gathered through the sorted routing) and MXFP4 weights W of one
 // expert, with FP32 accumulation. Each 32-wide MX block is one step of the tensor-core path
 // (mx_block_mma.h): FP8 products rescaled by the block's scales, or bf16 products of operands
-// with the scales folded in.
+// with the scales folded in. The bf16 path reads the activations pre-widened (mx_bf16_widen.h,
+// "wide" layout) instead of MXFP8 values and scales.
 //
 // Weight layout "mma_k128" (made on the host by tuner/formats/mma_layout.h): per expert, for each
 // group of 8 rows (n8) and each 128-wide K chunk (k128), 32 lanes x 16 bytes, lane (g, t) holding
@@ -30,12 +31,14 @@ struct MxMoeWarpGemm {
 
     float acc[MT][NJ][4];
 
-    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; act_row: the activation row of each of
-    // the warp's WARP_M rows (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
+    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0 (the FP8 path); act_wide: [rows, K] bf16 in
+    // the wide layout (the bf16 path); act_row: the activation row of each of the warp's WARP_M rows
+    // (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
     // w_scale: this expert's [N, K/32]; n0: first weight row of this warp (a multiple of 8);
     // k_group: this warp's K-group, 0..WARPS_K-1.
     __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
-                        const int* act_row, const unsigned char* __restrict__ w,
+                        const unsigned short* __restrict__ act_wide, const int* act_row,
+                        const unsigned char* __restrict__ w,
                         const unsigned char* __restrict__ w_scale, int n0, int K, int k_group) {
         const int lane = int(threadIdx.x) & 31;
         const int g = lane >> 2, t = lane & 3;
@@ -56,7 +59,8 @@ struct MxMoeWarpGemm {
 #pragma unroll
             for (int p = 0; p < PIPE; ++p) {
                 const int k128 = chunk0 + p;
-                if (k128 < k128_count) compute_chunk(wv[p], act, act_scale, act_row, w_scale, n0, K, k32_count, k128, g, t);
+                if (k128 < k128_count)
+                    compute_chunk(wv[p], act, act_scale, act_wide, act_row, w_scale, n0, K, k32_count, k128, g, t);
             }
         }
     }
@@ -80,7 +84,8 @@ private:
     }
 
     __device__ inline void compute_chunk(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act,
-                                         const unsigned char* __restrict__ act_scale, const int* act_row,
+                                         const unsigned char* __restrict__ act_scale,
+                                         const unsigned short* __restrict__ act_wide, const int* act_row,
                                          const unsigned char* __restrict__ w_scale, int n0, int K, int k32_count,
                                          int k128, int g, int t) {
         // Scales of the 4 MX blocks of this chunk: one 32-bit word per row (byte kb = block kb).
@@ -99,7 +104,8 @@ private:
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 act_rows[i][h] = act_row[16 * i + g + 8 * h];
-                sa_word[i][h] = act_rows[i][h] < 0 ? 0u
+                if constexpr (Mma::kWideActivations) sa_word[i][h] = 0u;  // folded into act_wide
+                else sa_word[i][h] = act_rows[i][h] < 0 ? 0u
                                 : *reinterpret_cast<const moetune_u32*>(act_scale + (long long)act_rows[i][h] * k32_count + k128 * 4);
             }
 
@@ -111,14 +117,14 @@ private:
 #pragma unroll
             for (int c = 0; c < Mma::kWeightScaleRows; ++c) wide |= Mma::wide_scales(sw_word[j][c]) ? 1u : 0u;
         if (wide)
-            multiply_blocks<true>(wv, act, K, k128, t, sw_word, act_rows, sa_word);
+            multiply_blocks<true>(wv, act, act_wide, K, k128, t, sw_word, act_rows, sa_word);
         else
-            multiply_blocks<false>(wv, act, K, k128, t, sw_word, act_rows, sa_word);
+            multiply_blocks<false>(wv, act, act_wide, K, k128, t, sw_word, act_rows, sa_word);
     }
 
     template <bool WIDE_SCALES>
-    __device__ inline void multiply_blocks(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act, int K,
-                                           int k128, int t,
+    __device__ inline void multiply_blocks(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act,
+                                           const unsigned short* __restrict__ act_wide, int K, int k128, int t,
                                            const moetune_u32 (&sw_word)[NJ][Mma::kWeightScaleRows],
                                            const int (&act_rows)[MT][2], const moetune_u32 (&sa_word)[MT][2]) {
         // Warps of one or two 16-row tiles unroll the 4 blocks (no run-time word or scale selection:
@@ -127,34 +133,73 @@ private:
         // block's widening after the previous block's products instead of hoisting all four.
         if constexpr (MT <= 2) {
 #pragma unroll
-            for (int kb = 0; kb < 4; ++kb) multiply_block<WIDE_SCALES>(wv, act, K, k128, t, sw_word, act_rows, sa_word, kb);
+            for (int kb = 0; kb < 4; ++kb)
+                multiply_block<WIDE_SCALES>(wv, act, act_wide, K, k128, t, sw_word, act_rows, sa_word, kb);
         } else {
 #pragma unroll 1
-            for (int kb = 0; kb < 4; ++kb) multiply_block<WIDE_SCALES>(wv, act, K, k128, t, sw_word, act_rows, sa_word, kb);
+            for (int kb = 0; kb < 4; ++kb)
+                multiply_block<WIDE_SCALES>(wv, act, act_wide, K, k128, t, sw_word, act_rows, sa_word, kb);
         }
     }
 
     template <bool WIDE_SCALES>
-    __device__ inline void multiply_block(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act, int K,
-                                          int k128, int t, const moetune_u32 (&sw_word)[NJ][Mma::kWeightScaleRows],
+    __device__ inline void multiply_block(const mx_u32x4 (&wv)[NJ], const unsigned char* __restrict__ act,
+                                          const unsigned short* __restrict__ act_wide, int K, int k128, int t,
+                                          const moetune_u32 (&sw_word)[NJ][Mma::kWeightScaleRows],
                                           const int (&act_rows)[MT][2], const moetune_u32 (&sa_word)[MT][2], int kb) {
-        typename Mma::B b[NJ];
+        if constexpr (Mma::kWideActivations) {
+            // The widened rows are only loads: issue them first, so they are in flight while the
+            // weight tiles are widened, two at a time right before their products. Four 4-byte loads
+            // per row, each into its fragment register (a 16-byte load fills 4 consecutive
+            // registers, which interleaved rows do not make). At 16-row warp tiles this needs 158-162
+            // registers, so 3 workgroups of 4 warps fit an SM: widening all tiles first took 178-182
+            // (2 per SM), one tile at a time 137-156 but ran 5-10 % slower (docs/kernel-design.md).
+            typename Mma::A a[MT];
 #pragma unroll
-        for (int j = 0; j < NJ; ++j) b[j] = Mma::template widen_b<WIDE_SCALES>(mx_u32x4_get_opaque(wv[j], kb), sw_word[j], kb);
+            for (int i = 0; i < MT; ++i)
 #pragma unroll
-        for (int i = 0; i < MT; ++i) {
-            // Row by row: widening both rows after both loads costs the FP8 path up to 34
-            // registers at 4 chunks in flight (ptxas keeps more of them live).
-            typename Mma::A a;
+                for (int h = 0; h < 2; ++h) {
+                    const int r = act_rows[i][h];
+                    const moetune_u32* p = reinterpret_cast<const moetune_u32*>(
+                        act_wide + (long long)(r < 0 ? 0 : r) * K + k128 * 128 + kb * 32 + 8 * t);
+                    moetune_u32 wide[4];
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int r = act_rows[i][h];
-                moetune_u32 lo = 0u, hi = 0u;
-                if (r >= 0) mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
-                Mma::widen_a_row(a, h, lo, hi, (sa_word[i][h] >> (8 * kb)) & 0xFFu);
+                    for (int e = 0; e < 4; ++e) wide[e] = r < 0 ? 0u : mx_load4(p + e);
+                    Mma::wide_a_row(a[i], h, wide);
+                }
+            constexpr int JG = NJ < 2 ? NJ : 2;  // weight tiles widened together
+            static_assert(NJ % JG == 0, "warp tiles are 8 or a multiple of 16 columns wide");
+#pragma unroll
+            for (int j0 = 0; j0 < NJ; j0 += JG) {
+                typename Mma::B b[JG];
+#pragma unroll
+                for (int j = 0; j < JG; ++j)
+                    b[j] = Mma::template widen_b<WIDE_SCALES>(mx_u32x4_get_opaque(wv[j0 + j], kb), sw_word[j0 + j], kb);
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < JG; ++j) Mma::accumulate(acc[i][j0 + j], a[i], b[j]);
             }
+        } else {
+            typename Mma::B b[NJ];
 #pragma unroll
-            for (int j = 0; j < NJ; ++j) Mma::accumulate(acc[i][j], a, b[j]);
+            for (int j = 0; j < NJ; ++j)
+                b[j] = Mma::template widen_b<WIDE_SCALES>(mx_u32x4_get_opaque(wv[j], kb), sw_word[j], kb);
+#pragma unroll
+            for (int i = 0; i < MT; ++i) {
+                // Row by row: widening both rows after both loads costs the FP8 path up to 34
+                // registers at 4 chunks in flight (ptxas keeps more of them live).
+                typename Mma::A a;
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int r = act_rows[i][h];
+                    moetune_u32 lo = 0u, hi = 0u;
+                    if (r >= 0) mx_load8(act + (long long)r * K + k128 * 128 + kb * 32 + 8 * t, lo, hi);
+                    Mma::widen_a_row(a, h, lo, hi, (sa_word[i][h] >> (8 * kb)) & 0xFFu);
+                }
+#pragma unroll
+                for (int j = 0; j < NJ; ++j) Mma::accumulate(acc[i][j], a, b[j]);
+            }
         }
     }
 };

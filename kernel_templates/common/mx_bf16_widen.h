@@ -103,15 +103,39 @@ MOETUNE_HD bool mx_e2m1_scales_wide(moetune_u32 scale_bytes) {
     return ((scale_bytes & 0x80808080u) & ((scale_bytes & 0x7F7F7F7Fu) + 0x7F7F7F7Fu)) != 0u;
 }
 
-// The fragments of one 32-wide MX block for the two 16x8x16 products h = 0, 1 (mma_bf16.h), from
-// what lane (g, t) loads (mx_block_mma.h). A, one row at a time: lo / hi = the activation bytes at
-// k 8t..8t+3 / 8t+4..8t+7 of row g + 8r, scale its scale byte. a[h] is product h's A fragment: the
-// "even" pair is fragment k 2t, 2t+1 (register r), the "odd" pair 2t+8, 2t+9 (register 2 + r).
-MOETUNE_HD void mx_bf16_a_fragments_of_row(int r, moetune_u32 lo, moetune_u32 hi, unsigned char scale,
-                                           moetune_u32 a[2][4]) {
+// Pre-widened activations ("wide" layout), what the register-fed kernels of the bf16 path read
+// instead of MXFP8 values and scales (common/moe_gemm.h): bf16 [rows, cols], each element its MXFP8
+// value times its block scale (exact for every real block, see the top of this file), and within
+// each group of 8 elements the pairs (0, 2), (1, 3), (4, 6), (5, 7): a lane's 16 bytes at elements
+// 8t..8t+7 of a row are its four A-fragment registers for that row (mx_bf16_a_fragments_of_wide_row),
+// with nothing left to widen in the loop.
+// The 16 bytes of one 8-element group: the group's e4m3 bytes (lo = elements 0..3, hi = 4..7) at
+// e8m0 scale `scale`.
+MOETUNE_HD void mx_wide_group(moetune_u32 lo, moetune_u32 hi, unsigned char scale, moetune_u32 (&out)[4]) {
     const moetune_u32 s = mx_e8m0_to_bf16x2(scale);
-    mx_e4m3x4_to_bf16x2_scaled(lo, s, a[0][r], a[0][2 + r]);
-    mx_e4m3x4_to_bf16x2_scaled(hi, s, a[1][r], a[1][2 + r]);
+    mx_e4m3x4_to_bf16x2_scaled(lo, s, out[0], out[1]);
+    mx_e4m3x4_to_bf16x2_scaled(hi, s, out[2], out[3]);
+}
+
+// Where element j (0..7) of an 8-element group sits in its wide group.
+MOETUNE_HD int mx_wide_position(int j) { return (j & 4) | ((j & 1) << 1) | ((j >> 1) & 1); }
+
+// The fragments of one 32-wide MX block for the two 16x8x16 products h = 0, 1 (mma_bf16.h), from
+// what lane (g, t) loads (mx_block_mma.h). A, one row at a time: w = the wide group (elements
+// 8t..8t+7) of row g + 8r. a[h] is product h's A fragment: the "even" pair of its half is fragment
+// k 2t, 2t+1 (register r), the "odd" pair 2t+8, 2t+9 (register 2 + r).
+MOETUNE_HD void mx_bf16_a_fragments_of_wide_row(int r, const moetune_u32 (&w)[4], moetune_u32 a[2][4]) {
+    a[0][r] = w[0];
+    a[0][2 + r] = w[1];
+    a[1][r] = w[2];
+    a[1][2 + r] = w[3];
+}
+
+// One element's wide bf16: e4m3 byte `value` at e8m0 scale `scale`.
+MOETUNE_HD unsigned short mx_wide_element(unsigned char value, unsigned char scale) {
+    moetune_u32 even, odd;
+    mx_e4m3x4_to_bf16x2_scaled(value, mx_e8m0_to_bf16x2(scale), even, odd);
+    return (unsigned short)(even & 0xFFFFu);
 }
 
 // mx_e2m1_scale_bf16x2 of byte kb of a word of four scale bytes, when that byte is at most 128 (no

@@ -1,7 +1,9 @@
 #pragma once
 // One 32-wide MX block of the warp GEMM (moe_gemm.h) in each tensor-core path, from the operands
-// as the loop loads them: per lane (g = lane / 4, t = lane % 4) the 8 activation bytes at k 8t..8t+7
-// of rows g and g+8 (r = 0, 1; two words each: lo = k 8t..8t+3, hi = k 8t+4..8t+7), the 4 weight
+// as the loop loads them: per lane (g = lane / 4, t = lane % 4) the activations at k 8t..8t+7 of
+// rows g and g+8 (r = 0, 1) -- on the FP8 path 8 MXFP8 bytes (two words: lo = k 8t..8t+3, hi =
+// k 8t+4..8t+7) and the row's scale byte, on the bf16 path (kWideActivations) the row's 16-byte
+// wide group (mx_bf16_widen.h), already widened and scaled by the caller -- the 4 weight
 // bytes (8 FP4, element j = k 8t+j, in the code of mx_e2m1_code.h) of weight row g of each 8-row
 // tile, and the e8m0 scale bytes (a word of the chunk's 4 blocks per row; kb picks the block).
 // WIDE_SCALES: whether the path's wide_scales said so for a scale word of the chunk (the bf16 path:
@@ -35,6 +37,7 @@ struct MxFp8Mma {
         moetune_u32 b[2];
         float scale[2];  // columns 2t, 2t+1
     };
+    static constexpr bool kWideActivations = false;
 
     // Row g + 8r of A. The fragment k map of mma_fp8.h: the lo word is fragment k 4t.., the hi
     // word 16+4t...
@@ -89,9 +92,10 @@ struct MxBf16Mma {
         moetune_u32 b[2][2];
     };
 
-    __device__ static void widen_a_row(A& x, int r, moetune_u32 lo, moetune_u32 hi, unsigned char scale) {
-        mx_bf16_a_fragments_of_row(r, lo, hi, scale, x.a);
-    }
+    // The activations arrive widened (mx_bf16_widen.h): the loop's ~190 instructions per 128-wide chunk
+    // that widened them, repeated by every warp sharing the rows, were ~20 % of it (docs/kernel-design.md).
+    static constexpr bool kWideActivations = true;
+    __device__ static void wide_a_row(A& x, int r, const moetune_u32 (&w)[4]) { mx_bf16_a_fragments_of_wide_row(r, w, x.a); }
 
     // A scale byte above 128 needs a second multiply (mx_e2m1_scales_wide).
     __device__ static bool wide_scales(moetune_u32 scale_word) { return mx_e2m1_scales_wide(scale_word); }

@@ -157,6 +157,31 @@ TEST_CASE("byte permutes: prmt's 3-bit select and its sign mode", "[formats][bf1
     CHECK(mx_byte_signs(0x80017F80u, 0x00FF0000u, 0x6654u) == 0xFFFF0000u);
 }
 
+TEST_CASE("a wide group holds each element's scaled value at its position, pairs (0, 2) (1, 3) (4, 6) (5, 7)",
+          "[formats][bf16_widen]") {
+    std::mt19937 rng(5);
+    const int positions[8] = {0, 2, 1, 3, 4, 6, 5, 7};
+    for (int trial = 0; trial < 2000; ++trial) {
+        unsigned char bytes[8];
+        uint32_t lo = 0, hi = 0;
+        for (int j = 0; j < 8; ++j) {
+            do bytes[j] = (unsigned char)(rng() & 0xFF);
+            while ((bytes[j] & 0x7F) == 0x7F);  // no NaN code (mx_bf16_widen.h: not special-cased)
+            (j < 4 ? lo : hi) |= uint32_t(bytes[j]) << (8 * (j % 4));
+        }
+        const unsigned char scale = (unsigned char)(rng() % 256);
+        uint32_t wide[4];
+        mx_wide_group(lo, hi, scale, wide);
+        for (int j = 0; j < 8; ++j) {
+            INFO("element " << j << " byte " << int(bytes[j]) << " scale " << int(scale));
+            CHECK(mx_wide_position(j) == positions[j]);
+            const uint16_t got = half(wide[positions[j] / 2], positions[j] % 2);
+            CHECK(same_bits(got, mx_wide_element(bytes[j], scale)));
+            CHECK(same_bits(got, scaled_bf16(mx_e4m3fn_to_float(bytes[j]), scale)));
+        }
+    }
+}
+
 TEST_CASE("the bf16 fragments of one MX block give its scaled dot product through two PTX m16n8k16 products",
           "[formats][bf16_widen]") {
     // One block: 16 activation rows x 32 k (e4m3, no NaN code) and 8 weight rows x 32 k (e2m1),
@@ -175,8 +200,8 @@ TEST_CASE("the bf16 fragments of one MX block give its scaled dot product throug
         w_scale[n] = (unsigned char)(100 + rng() % 50);
     }
 
-    // Each lane's fragments, from what the kernel loads: activation bytes k 8t..8t+7 of rows g and
-    // g+8, the 8 nibbles k 8t..8t+7 of weight row g.
+    // Each lane's fragments, from what the kernel loads: the wide groups (k 8t..8t+7) of activation
+    // rows g and g+8, the 8 nibbles k 8t..8t+7 of weight row g.
     uint32_t a[32][2][4], b[32][2][2];
     for (int lane = 0; lane < 32; ++lane) {
         const int g = lane / 4, t = lane % 4;
@@ -186,7 +211,9 @@ TEST_CASE("the bf16 fragments of one MX block give its scaled dot product throug
                 lo |= uint32_t(act[g + 8 * r][8 * t + j]) << (8 * j);
                 hi |= uint32_t(act[g + 8 * r][8 * t + 4 + j]) << (8 * j);
             }
-            mx_bf16_a_fragments_of_row(r, lo, hi, act_scale[g + 8 * r], a[lane]);
+            uint32_t wide[4];
+            mx_wide_group(lo, hi, act_scale[g + 8 * r], wide);
+            mx_bf16_a_fragments_of_wide_row(r, wide, a[lane]);
         }
         uint32_t packed = 0;
         for (int j = 0; j < 8; ++j) packed |= uint32_t(w[g][8 * t + j]) << (4 * j);

@@ -27,6 +27,22 @@ std::vector<float> random_rows(int rows, int cols, unsigned seed) {
     return x;
 }
 
+// random_rows quantised to MXFP8 with AITER's scales, and dequantised back.
+struct Mxfp8Rows {
+    std::vector<float> x;
+    std::vector<uint8_t> values, scales;
+    std::vector<float> y;
+};
+Mxfp8Rows mxfp8_rows(int rows, int cols, unsigned seed) {
+    Mxfp8Rows m{random_rows(rows, cols, seed), {}, {}, {}};
+    m.values.resize(m.x.size());
+    m.scales.resize(m.x.size() / kMxBlock);
+    m.y.resize(m.x.size());
+    quantize_mxfp8(m.x, rows, cols, ActivationScales::mxfp8, m.values, m.scales);
+    dequantize_mxfp8(m.values, m.scales, rows, cols, m.y);
+    return m;
+}
+
 float block_amax(const float* x) {
     float a = 0;
     for (int i = 0; i < kMxBlock; ++i) a = std::max(a, std::fabs(x[i]));
@@ -94,12 +110,10 @@ TEST_CASE("MXFP4 of an all-zero block and of a block holding NaN", "[formats][mx
 }
 
 TEST_CASE("MXFP8 with AITER scales: relative error within half an e4m3 ulp", "[formats][mxfp8]") {
-    const int rows = 64, cols = 256;
-    const std::vector<float> x = random_rows(rows, cols, 2);
-    std::vector<uint8_t> values(x.size()), scales(x.size() / 32);
-    quantize_mxfp8(x, rows, cols, ActivationScales::mxfp8, values, scales);
-    std::vector<float> y(x.size());
-    dequantize_mxfp8(values, scales, rows, cols, y);
+    const Mxfp8Rows m = mxfp8_rows(64, 256, 2);
+    const std::vector<float>& x = m.x;
+    const std::vector<uint8_t>& scales = m.scales;
+    const std::vector<float>& y = m.y;
     for (size_t b = 0; b < scales.size(); ++b) {
         const float amax = block_amax(&x[b * kMxBlock]);
         REQUIRE(scales[b] == mx_mxfp8_scale_from_amax(amax));
@@ -126,6 +140,23 @@ TEST_CASE("MXFP8 unit scales cast values directly with scale byte 127", "[format
     quantize_mxfp8(x, 1, 64, ActivationScales::unit, values, scales);
     CHECK(scales == std::vector<uint8_t>{127, 127});
     for (size_t i = 0; i < x.size(); ++i) REQUIRE(values[i] == mx_float_to_e4m3fn(x[i]));
+}
+
+TEST_CASE("MXFP8 widened: each element's dequantised value as bf16, at its wide position", "[formats][mxfp8]") {
+    const int rows = 8, cols = 256;
+    const Mxfp8Rows m = mxfp8_rows(rows, cols, 3);
+    const std::vector<float>& y = m.y;
+    std::vector<uint16_t> wide(y.size());
+    widen_mxfp8(m.values, m.scales, rows, cols, wide);
+    // Within a group of 8, pairs (0, 2) (1, 3) (4, 6) (5, 7): element j at position 0 2 1 3 4 6 5 7.
+    const int position[8] = {0, 2, 1, 3, 4, 6, 5, 7};
+    for (size_t k = 0; k < y.size(); ++k) {
+        INFO("element " << k);
+        // An e4m3 value times a power of two within range is a bf16: the widening is exact.
+        REQUIRE(mx_bf16_to_float(wide[k / 8 * 8 + size_t(position[k % 8])]) == y[k]);
+    }
+    std::vector<uint16_t> short_wide(y.size() - 1);
+    CHECK_THROWS_AS(widen_mxfp8(m.values, m.scales, rows, cols, short_wide), std::invalid_argument);
 }
 
 TEST_CASE("MX quantisation rejects mis-sized buffers and bad flag values", "[formats]") {

@@ -2,8 +2,9 @@
 // against the CPU reference, on a small shape where the reference is exact and fast: each config
 // family (tile_m, warp grid, K prefetch depth, non-temporal loads, fused MXFP8 out, atomic/reduce,
 // half sort block) once on each tensor-core path (FP8, bf16), plus the deliberately wrong variant,
-// which must fail. The measurement harness checks the full candidate space at DSv4.1 size; this
-// test pins the kernels' arithmetic.
+// which must fail. The bf16 path's register-fed kernels get their activations in the wide layout,
+// widened on the host (formats::widen_mxfp8). The measurement harness checks the full candidate space
+// at DSv4.1 size; this test pins the kernels' arithmetic.
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "data/reference_moe.h"
 #include "data/routing_generators.h"
 #include "data/synthetic_inputs.h"
+#include "formats/mx_quantize.h"
 #include "formats/weight_layout.h"
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
@@ -24,6 +26,7 @@
 #include "rtc/compile_request.h"
 #include "rtc/compiler.h"
 #include "common/moe_args.h"
+#include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 #include "support/catch.hpp"
 
@@ -38,6 +41,20 @@ constexpr uint64_t kSeed = 7;
 std::vector<float> bf16_to_floats(const std::vector<uint16_t>& v) {
     std::vector<float> out(v.size());
     for (size_t i = 0; i < v.size(); ++i) out[i] = mx_bf16_to_float(v[i]);
+    return out;
+}
+
+// What kernels that read the wide layout (kernels::reads_wide_activations) get: m widened on the host.
+std::vector<uint16_t> wide_of(const data::MxfpMatrix& m) {
+    std::vector<uint16_t> wide(m.values.size());
+    formats::widen_mxfp8(m.values, m.scales, m.rows, m.cols, wide);
+    return wide;
+}
+
+// A wide-layout matrix back in element order, as floats.
+std::vector<float> floats_of_wide(const std::vector<uint16_t>& wide) {
+    std::vector<float> out(wide.size());
+    for (size_t i = 0; i < wide.size(); ++i) out[i] = mx_bf16_to_float(wide[i / 8 * 8 + size_t(mx_wide_position(int(i % 8)))]);
     return out;
 }
 
@@ -126,26 +143,37 @@ struct Stage1Out {
     std::vector<float> values;  // [M*topk, inter], dequantised when fused
 };
 
-Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem()) {
+// wide_out: a fused kernel writes its output in the wide layout (MoeStage1Args::out_wide), returned
+// in element order.
+Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(kernels::sort_block_m(c));
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act.values)), act_scale(std::span<const uint8_t>(p.act.scales));
+    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(wide_of(p.act)));
     const auto w1 = p.w1(), w1s = p.w1_scale();
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
     const size_t rows = size_t(kShape.tokens) * kShape.topk, inter = size_t(kShape.inter_dim);
     gpu::DeviceBuffer<uint8_t> out(rows * inter * (c.fused_mxfp8_out ? 1 : 2)), out_scale(rows * inter / 32);
     out.fill_bytes(c.fused_mxfp8_out ? 0x7F : 0xFF);  // NaN: unwritten elements must fail
     out_scale.fill_bytes(0xFF);
+    gpu::DeviceBuffer<uint16_t> out_wide(wide_out ? rows * inter : 0);
+    out_wide.fill_bytes(0xFF);
 
     MoeStage1Args args{act.data(), act_scale.data(), dw1.data(), dw1s.data(), sorted.ids.data(), sorted.experts.data(),
                        sorted.num_valid.data(), out.data(), out_scale.data(), kShape.tokens, kShape.topk,
-                       kShape.model_dim, kShape.inter_dim};
+                       kShape.model_dim, kShape.inter_dim,
+                       kernels::reads_wide_activations(c) ? act_wide.data() : nullptr,
+                       wide_out ? out_wide.data() : nullptr};
     gpu::Stream stream;
     module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
     stream.synchronize();
 
     Stage1Out r;
+    if (wide_out) {
+        r.values = floats_of_wide(out_wide.download());
+        return r;
+    }
     const std::vector<uint8_t> bytes = out.download();
     r.values.resize(rows * inter);
     if (c.fused_mxfp8_out) {
@@ -163,6 +191,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(kernels::sort_block_m(c));
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act2.values)), act_scale(std::span<const uint8_t>(p.act2.scales));
+    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(wide_of(p.act2)));
     const auto w2 = p.w2(), w2s = p.w2_scale();
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
@@ -173,7 +202,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
 
     MoeStage2Args args{act.data(), act_scale.data(), dw2.data(), dw2s.data(), sorted.ids.data(), sorted.weights.data(),
                        sorted.experts.data(), sorted.num_valid.data(), out.data(), kShape.tokens, kShape.topk,
-                       kShape.model_dim, kShape.inter_dim};
+                       kShape.model_dim, kShape.inter_dim, kernels::reads_wide_activations(c) ? act_wide.data() : nullptr};
     gpu::Stream stream;
     module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
     if (atomic) {
@@ -267,6 +296,23 @@ TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
         CHECK(mismatch <= 0.001);
         CHECK(row_cos < 1e-3);
     }
+}
+
+// For a stage 2 that reads the wide layout, a fused stage 1 writes its MXFP8 output widened: the
+// same values, exactly, as the MXFP8 it writes otherwise.
+TEST_CASE("fused stage-1 kernels write the wide layout of their MXFP8 output", "[gpu][kernels]") {
+    for (const KernelConfig& c : on_both_mma_paths({stage1(64, 256, 512, 4, true, true), stage1(32, 256, 128, 4, true, true),
+                                                    with_k_warps(stage1(16, 64, 128, 4, true, true), 4)})) {
+        INFO(kernels::kernel_name(c));
+        const Stage1Out mxfp8 = run_stage1(c), wide = run_stage1(c, 0, problem(), /*wide_out=*/true);
+        REQUIRE(wide.values.size() == mxfp8.values.size());
+        size_t differ = 0;
+        for (size_t i = 0; i < wide.values.size(); ++i) differ += wide.values[i] != mxfp8.values[i];
+        CHECK(differ == 0);
+    }
+    const KernelConfig shared = with_shared_operands(stage1(32, 128, 128, 4, false, true));
+    INFO(kernels::kernel_name(shared));
+    CHECK(run_stage1(shared, 0, problem(), true).values == run_stage1(shared).values);
 }
 
 TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {

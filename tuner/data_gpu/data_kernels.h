@@ -1,7 +1,7 @@
 #pragma once
-// The compiled and loaded data kernels (sort, synthetic inputs, MXFP8 quant, reference MoE) for
-// the current device. Built once per process and device; every launcher in tuner/data_gpu takes
-// one. The tile parameters live here, in the name expressions, next to the launch shapes that
+// The compiled and loaded data kernels (sort, synthetic inputs, MXFP8 quant and widening, reference
+// MoE) for the current device. Built once per process and device; every launcher in tuner/data_gpu
+// takes one. The tile parameters live here, in the name expressions, next to the launch shapes that
 // depend on them (the *_gpu.cpp launchers).
 #include <map>
 #include <string>
@@ -29,6 +29,8 @@ inline constexpr const char* kQuantF32Bf16 = "mxfp8_quant<256, float, true, fals
 inline constexpr const char* kQuantF32Bf16Unit = "mxfp8_quant<256, float, true, true>";
 inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, false, false>";
 inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true>";
+// mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed kernels.
+inline constexpr const char* kWiden = "mxfp8_widen<256>";
 // reference_moe.hip: 64x64 output tiles (so the reference sorts with block_m 64), k tiles of 32.
 inline constexpr int kGemmTileM = 64;
 inline constexpr int kGemmTileN = 64;

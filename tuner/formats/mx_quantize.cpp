@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/input_error.h"
+#include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 #include "common/parallel_for.h"
 
@@ -119,6 +120,24 @@ void dequantize_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> 
             dequantize_mxfp8_row(values.data() + size_t(r) * cols, scales.data() + size_t(r) * (cols / kMxBlock), cols,
                                  out.data() + size_t(r) * cols);
     }, std::max<int64_t>(1, kParallelSlice / cols));
+}
+
+void widen_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
+                 std::span<uint16_t> wide) {
+    check_sizes("widen_mxfp8", rows, cols, wide.size(), values.size(), size_t(cols), scales.size());
+    for (size_t b = 0; b < scales.size(); ++b)
+        for (int group = 0; group < kMxBlock / 8; ++group) {
+            const uint8_t* v = values.data() + b * kMxBlock + 8 * group;
+            const moetune_u32 lo = moetune_u32(v[0]) | moetune_u32(v[1]) << 8 | moetune_u32(v[2]) << 16 | moetune_u32(v[3]) << 24;
+            const moetune_u32 hi = moetune_u32(v[4]) | moetune_u32(v[5]) << 8 | moetune_u32(v[6]) << 16 | moetune_u32(v[7]) << 24;
+            moetune_u32 words[4];
+            mx_wide_group(lo, hi, scales[b], words);
+            uint16_t* out = wide.data() + b * kMxBlock + 8 * group;
+            for (int w = 0; w < 4; ++w) {
+                out[2 * w] = uint16_t(words[w] & 0xFFFFu);
+                out[2 * w + 1] = uint16_t(words[w] >> 16);
+            }
+        }
 }
 
 }  // namespace moetune::formats

@@ -21,6 +21,10 @@ constexpr int kMaxWarps = 16;
 
 int stage_number(Stage s) { return static_cast<int>(s); }
 
+// The templates decide the same way: MxBf16Mma::kWideActivations in the register-fed loop
+// (common/moe_gemm.h); the shared-operand loop widens its rows once per workgroup from MXFP8.
+bool reads_wide_activations(const KernelConfig& c) { return c.mma == MmaPath::bf16 && !c.shared_operands; }
+
 int warp_n_granule(const KernelConfig& c) {
     if (c.stage == Stage::down) return 8;
     return c.fused_mxfp8_out ? 64 : 32;

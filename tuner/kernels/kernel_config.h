@@ -86,6 +86,12 @@ int sort_block_m(const KernelConfig& c);
 
 int stage_number(Stage s);  // 1 or 2
 
+// Whether the kernel reads its activations (stage 1: the hidden states, stage 2: stage 1's output)
+// pre-widened to bf16 in the wide layout (kernel_templates/common/mx_bf16_widen.h) instead of as
+// MXFP8 values and scales: the bf16 path's register-fed kernels, which would otherwise widen the
+// same rows in every warp (docs/kernel-design.md, "Pre-widened activations").
+bool reads_wide_activations(const KernelConfig& c);
+
 // The narrowest warp block the templates accept along N, and so the tile_n granule: stage 1 32 W1
 // rows (a 16-row gate block with its 16 up rows, so SiLU(gate)*up stays in one warp's registers),
 // 64 with the fused MXFP8 epilogue (each warp quantises whole 32-column MX blocks); stage 2 8

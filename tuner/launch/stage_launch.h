@@ -5,6 +5,9 @@
 //   stage 1, _fp8     the kernel writes MXFP8 values + e8m0 scales (stage 2's input)
 //   stage 1, bf16 out the kernel, then the MXFP8 quantisation of its output (dynamic scales, as
 //                     AITER's unfused path quantises it)
+//   stage 1, wide out for a stage 2 that reads the wide layout (kernels::reads_wide_activations):
+//                     a _fp8 kernel writes its MXFP8 output widened; otherwise the quantisation
+//                     is followed by mxfp8_widen.hip
 //   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
 //                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
@@ -39,17 +42,23 @@ struct StageLaunch {
 struct Stage1Buffers {
     const uint8_t* act = nullptr;        // MXFP8 [M, model_dim] e4m3fn
     const uint8_t* act_scale = nullptr;  // [M, model_dim/32] e8m0
+    const uint16_t* act_wide = nullptr;  // the same widened, bf16 [M, model_dim]: read instead when
+                                         // kernels::reads_wide_activations(config)
     const uint8_t* w1 = nullptr;         // formats::WeightLayout::mma_k128, role gate_up
     const uint8_t* w1_scale = nullptr;
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
+    // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then. A _fp8
+    // kernel writes only this; otherwise out / out_scale are filled first, then widened here.
+    uint16_t* wide_out = nullptr;
 };
 
 // Device buffers of stage 2 for M = shape.tokens.
 struct Stage2Buffers {
     const uint8_t* act = nullptr;        // MXFP8 [M*topk, inter] (Stage1Buffers::out)
     const uint8_t* act_scale = nullptr;  // [M*topk, inter/32]
+    const uint16_t* act_wide = nullptr;  // Stage1Buffers::wide_out, when reads_wide_activations(config)
     const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
     const uint8_t* w2_scale = nullptr;
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]

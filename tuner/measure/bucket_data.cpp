@@ -5,6 +5,7 @@
 #include "data/routing.h"
 #include "data_gpu/moe_sorting_gpu.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu/mxfp8_widen_gpu.h"
 #include "data_gpu/reference_moe_gpu.h"
 #include "data_gpu/synthetic_inputs_gpu.h"
 
@@ -47,6 +48,16 @@ const data::DeviceMxfpMatrix& BucketData::input(int stage, int copy) {
         while (copies.size() < static_cast<std::size_t>(copy)) copies.push_back(data::upload(host));
     }
     return copies[copy - 1];
+}
+
+const gpu::DeviceBuffer<uint16_t>& BucketData::wide_input(int stage, int copy) {
+    const data::DeviceMxfpMatrix& mxfp8 = input(stage, copy);  // checks stage, makes the copy
+    auto it = wide_inputs_[stage - 1].find(copy);
+    if (it == wide_inputs_[stage - 1].end()) {
+        it = wide_inputs_[stage - 1].emplace(copy, data::widen_mxfp8_gpu(kernels_, mxfp8, stream_)).first;
+        stream_.synchronize();
+    }
+    return it->second;
 }
 
 const data::DeviceSortedRouting& BucketData::sorted(int block_m) {

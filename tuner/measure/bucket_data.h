@@ -7,7 +7,8 @@
 //     stage-2 input made from it (MXFP8 of its bf16 rounding, as AITER's unfused path feeds stage 2),
 //     and stage 2 from that input. Stage-2 candidates run on this reference input, so each stage is
 //     judged on its own;
-//   - for cold-L2 timing, extra copies of each stage's input (uploaded at first use).
+//   - for cold-L2 timing, extra copies of each stage's input (uploaded at first use);
+//   - each input widened for the kernels that read the wide layout (at first use).
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -18,6 +19,7 @@
 #include "data/routing_spec.h"
 #include "data_gpu/data_kernels.h"
 #include "data_gpu/device_moe_data.h"
+#include "gpu/device_buffer.h"
 #include "gpu/stream.h"
 #include "measure/shape_weights.h"
 
@@ -36,6 +38,9 @@ public:
     // reference stage-2 input [M*topk, inter]. copy > 0: an identical copy for cold-L2 rotation
     // (made at first use; asking for copy n makes every missing one up to n from one download).
     const data::DeviceMxfpMatrix& input(int stage, int copy = 0);
+    // The same input in the wide layout, for kernels that read it (kernels::reads_wide_activations):
+    // made from input(stage, copy) at first use.
+    const gpu::DeviceBuffer<uint16_t>& wide_input(int stage, int copy = 0);
 
     // moe_sorting of the routing with this block size.
     const data::DeviceSortedRouting& sorted(int block_m);
@@ -56,6 +61,7 @@ private:
     std::vector<float> reference_stage2_;
     std::map<int, data::DeviceSortedRouting> sorted_;
     std::deque<data::DeviceMxfpMatrix> input_copies_[2];  // copies 1, 2, ...; a deque keeps references stable
+    std::map<int, gpu::DeviceBuffer<uint16_t>> wide_inputs_[2];  // by copy
 };
 
 }  // namespace moetune::measure

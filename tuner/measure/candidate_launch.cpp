@@ -31,19 +31,26 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
       weights_(weights),
       bucket_(bucket),
       sorted_(bucket.sorted(kernels::sort_block_m(config))) {
-    const int stage = kernels::stage_number(config.stage);
     outputs_.push_back(allocate_outputs());
-    inputs_.push_back(&bucket.input(stage, 0));
+    inputs_.push_back(input_of(0));
     if (!cold_l2) return;
     const Outputs& o = outputs_.front();
-    const data::DeviceMxfpMatrix& in = *inputs_.front();
-    const std::size_t per_copy = bytes_of(in.values, in.scales, o.bf16, o.fp8, o.fp8_scale, o.partial);
+    const Input& in = inputs_.front();
+    const std::size_t per_copy = (in.wide ? in.wide->bytes() : bytes_of(in.mxfp8->values, in.mxfp8->scales)) +
+                                 bytes_of(o.bf16, o.fp8, o.fp8_scale, o.partial);
     const int copies = cold_l2_copies(per_copy, l2_bytes, launches_per_graph);
-    bucket.input(stage, copies - 1);  // makes all missing copies from one download
+    bucket.input(kernels::stage_number(config.stage), copies - 1);  // makes all missing copies from one download
     for (int c = 1; c < copies; ++c) {
         outputs_.push_back(allocate_outputs());
-        inputs_.push_back(&bucket.input(stage, c));
+        inputs_.push_back(input_of(c));
     }
+}
+
+CandidateLaunch::Input CandidateLaunch::input_of(int copy) const {
+    const int stage = kernels::stage_number(stage_.config.stage);
+    Input in{.mxfp8 = &bucket_.input(stage, copy)};
+    if (kernels::reads_wide_activations(stage_.config)) in.wide = &bucket_.wide_input(stage, copy);
+    return in;
 }
 
 CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
@@ -77,11 +84,12 @@ void CandidateLaunch::enqueue(const gpu::Stream& stream, int copy) {
 }
 
 void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
-    const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
+    const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
-    const launch::Stage1Buffers io{.act = in.values.data(),
-                                   .act_scale = in.scales.data(),
+    const launch::Stage1Buffers io{.act = in.mxfp8->values.data(),
+                                   .act_scale = in.mxfp8->scales.data(),
+                                   .act_wide = in.wide ? in.wide->data() : nullptr,
                                    .w1 = w.w1.data(),
                                    .w1_scale = w.w1_scale.data(),
                                    .bf16_out = o.bf16.data(),
@@ -91,11 +99,12 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
 }
 
 void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
-    const data::DeviceMxfpMatrix& in = *inputs_.at(copy);
+    const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
-    const launch::Stage2Buffers io{.act = in.values.data(),
-                                   .act_scale = in.scales.data(),
+    const launch::Stage2Buffers io{.act = in.mxfp8->values.data(),
+                                   .act_scale = in.mxfp8->scales.data(),
+                                   .act_wide = in.wide ? in.wide->data() : nullptr,
                                    .w2 = w.w2.data(),
                                    .w2_scale = w.w2_scale.data(),
                                    .partial = o.partial.data(),

@@ -67,8 +67,15 @@ private:
     const ShapeWeights& weights_;
     BucketData& bucket_;
     const data::DeviceSortedRouting& sorted_;
-    std::vector<const data::DeviceMxfpMatrix*> inputs_;  // per copy
-    std::vector<Outputs> outputs_;                        // per copy
+    // The stage's input of one copy: MXFP8, or widened when the kernel reads the wide layout.
+    struct Input {
+        const data::DeviceMxfpMatrix* mxfp8 = nullptr;
+        const gpu::DeviceBuffer<uint16_t>* wide = nullptr;
+    };
+    Input input_of(int copy) const;
+
+    std::vector<Input> inputs_;      // per copy
+    std::vector<Outputs> outputs_;  // per copy
 };
 
 }  // namespace moetune::measure

@@ -15,10 +15,12 @@
 #include "data_gpu/data_kernels.h"
 #include "data_gpu/moe_sorting_gpu.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu/mxfp8_widen_gpu.h"
 #include "gpu/device.h"
 #include "gpu/event.h"
 #include "gpu/stream.h"
 #include "kernels/device_limits.h"
+#include "kernels/kernel_config.h"
 #include "launch/stage_launch.h"
 #include "measure/device_kernel_limits.h"
 #include "measure/harness_kernels.h"
@@ -92,6 +94,8 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         configs.push_back(p.configs.stage2);
         needs.stage1_bf16 = needs.stage1_bf16 || !p.configs.stage1.fused_mxfp8_out;
         needs.partials = needs.partials || p.configs.stage2.mode == kernels::Stage2Mode::reduce;
+        needs.act_wide = needs.act_wide || kernels::reads_wide_activations(p.configs.stage1);
+        needs.stage1_wide = needs.stage1_wide || kernels::reads_wide_activations(p.configs.stage2);
         needs.block_ms.insert(p.plan.block_m);
     }
     stage_kernels.load(configs, info.arch, cache);
@@ -132,6 +136,9 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     forked.record(stream);
     side.wait(forked);
     data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), side);
+    const bool stage1_wide_in = kernels::reads_wide_activations(p.configs.stage1);
+    if (stage1_wide_in)
+        data::enqueue_widen_mxfp8(*data_kernels, ws.act.data(), ws.act_scale.data(), act_blocks, ws.act_wide.data(), side);
     quantized.record(side);
 
     // The atomic stage 2 accumulates into out: the sort's spare blocks zero it, one graph node less.
@@ -142,21 +149,25 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                           atomic ? a.out : nullptr, atomic ? out_bytes : 0);
     stream.wait(quantized);
 
+    const bool stage2_wide_in = kernels::reads_wide_activations(p.configs.stage2);
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
                            {.act = ws.act.data(),
                             .act_scale = ws.act_scale.data(),
+                            .act_wide = stage1_wide_in ? ws.act_wide.data() : nullptr,
                             .w1 = static_cast<const uint8_t*>(a.w1),
                             .w1_scale = static_cast<const uint8_t*>(a.w1_scale),
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
-                            .out_scale = ws.stage1_out_scale.data()},
+                            .out_scale = ws.stage1_out_scale.data(),
+                            .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr},
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
     launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted,
                            {.act = ws.stage1_out.data(),
                             .act_scale = ws.stage1_out_scale.data(),
+                            .act_wide = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
                             .w2 = static_cast<const uint8_t*>(a.w2),
                             .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
                             .partial = ws.partials.data(),

@@ -11,6 +11,8 @@ Workspace::Workspace(const data::MoeShape& s, const WorkspaceNeeds& needs) : tok
     const std::size_t intermediate = routed_rows * s.inter_dim;
     act = gpu::DeviceBuffer<uint8_t>(activations);
     act_scale = gpu::DeviceBuffer<uint8_t>(activations / kernels::kMxBlock);
+    if (needs.act_wide) act_wide = gpu::DeviceBuffer<uint16_t>(activations);
+    if (needs.stage1_wide) stage1_wide = gpu::DeviceBuffer<uint16_t>(intermediate);
     if (needs.stage1_bf16) stage1_bf16 = gpu::DeviceBuffer<uint16_t>(intermediate);
     stage1_out = gpu::DeviceBuffer<uint8_t>(intermediate);
     stage1_out_scale = gpu::DeviceBuffer<uint8_t>(intermediate / kernels::kMxBlock);

@@ -1,7 +1,7 @@
 #pragma once
 // The device memory FusedMoe::run works in, sized once for up to `tokens` tokens so that run()
-// allocates nothing and can be captured in a graph: the MXFP8 activations, stage 1's outputs,
-// stage 2's per-slot partials and one moe_sorting result per block_m the plans use.
+// allocates nothing and can be captured in a graph: the MXFP8 activations (and their wide layout),
+// stage 1's outputs, stage 2's per-slot partials and one moe_sorting result per block_m the plans use.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -15,6 +15,8 @@ namespace moetune::runtime {
 struct WorkspaceNeeds {
     bool stage1_bf16 = false;  // a plan's stage 1 writes bf16 (not _fp8), quantised separately
     bool partials = false;     // a plan's stage 2 is in reduce mode
+    bool act_wide = false;     // a plan's stage 1 reads the wide layout (kernels::reads_wide_activations)
+    bool stage1_wide = false;  // a plan's stage 2 does
     std::set<int> block_ms;    // the sort blocks of the plans
 };
 
@@ -24,8 +26,10 @@ struct Workspace {
 
     int tokens = 0;
     gpu::DeviceBuffer<uint8_t> act, act_scale;                // MXFP8 [M, model_dim]
+    gpu::DeviceBuffer<uint16_t> act_wide;                     // the same widened, if needed
     gpu::DeviceBuffer<uint16_t> stage1_bf16;                  // [M*topk, inter], if needed
     gpu::DeviceBuffer<uint8_t> stage1_out, stage1_out_scale;  // MXFP8 [M*topk, inter]
+    gpu::DeviceBuffer<uint16_t> stage1_wide;                  // wide [M*topk, inter], if needed
     gpu::DeviceBuffer<uint16_t> partials;                     // [M*topk, model_dim], if needed
     std::map<int, data::DeviceSortedRouting> sorted;          // by block_m
 };
