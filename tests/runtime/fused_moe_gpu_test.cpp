@@ -52,7 +52,9 @@ FusedMoeOptions options() {
 }
 
 // Rows for this device: bucket 8 fuses stage 1's quantisation and walks each 32-row sort block as
-// two 16-row stage-2 tiles; bucket 64 quantises separately and reduces. Other buckets: the default.
+// two 16-row stage-2 tiles; bucket 16 quantises separately and then widens the result for a stage 2
+// that reads pre-widened activations; bucket 64 quantises separately and reduces. Other buckets:
+// the default (whose bf16-path kernels read widened activations, stage 1 writing them fused).
 std::string tuned_table(const gpu::DeviceInfo& d) {
     const std::string key = d.gfx + "," + std::to_string(d.cu_num) + ",";
     const std::string shape = ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
@@ -62,6 +64,8 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
            "tflops,bw\n" +
            key + "8" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8,,,"
                               "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_sbm32,,,0,0,0,,\n" +
+           key + "16" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_mbf16_gui,,,"
+                               "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_w4_mbf16,,,0,0,0,,\n" +
            key + "64" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui,,,"
                                "moetune_moe2_afp8_wfp4_bf16_t32x128x256_reduce,,,0,0,0,,\n";
 }
@@ -161,7 +165,7 @@ measure::Judgement judge(const Call& call) {
 TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tuned rows of every kind",
           "[gpu][runtime]") {
     FusedMoe& moe = *setup().moe;
-    const std::map<int, bool> tuned_at = {{1, false}, {5, true}, {64, true}, {300, false}};
+    const std::map<int, bool> tuned_at = {{1, false}, {5, true}, {12, true}, {64, true}, {300, false}};
     moe.prepare(300);
     CHECK(moe.prepared_tokens() == 300);
     for (const auto& [tokens, tuned] : tuned_at) {
