@@ -10,6 +10,10 @@
 #include "data/mx_matrix.h"
 #include "data/reference_moe.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu/mxfp8_widen_gpu.h"
+#include "formats/bf16_vector.h"
+#include "formats/mx_quantize.h"
+#include "gpu/stream.h"
 #include "data_gpu_fixture.h"
 #include "support/catch.hpp"
 
@@ -89,6 +93,19 @@ TEST_CASE("GPU MXFP8 quantisation of bf16 input equals the CPU's on the same val
         check_same(data::quantize_mxfp8_matrix(as_float, rows, cols, mode),
                    data::quantize_mxfp8_gpu(test::data_kernels(), std::span<const uint16_t>(bf16), rows, cols, mode));
     }
+}
+
+// The wide layout the bf16 path's register-fed kernels read (mxfp8_widen.hip): the device's packed
+// bf16 multiplies give the host's bits (compared as floats, so NaNs of any payload match).
+TEST_CASE("GPU widening of MXFP8 equals the CPU's", "[gpu][quant]") {
+    const int rows = 64, cols = 2304;
+    const data::MxfpMatrix m = data::quantize_mxfp8_matrix(awkward_rows(rows, cols), rows, cols, ActivationScales::mxfp8);
+    std::vector<uint16_t> cpu(m.values.size());
+    formats::widen_mxfp8(m.values, m.scales, rows, cols, cpu);
+    const gpu::Stream stream;
+    const gpu::DeviceBuffer<uint16_t> wide = data::widen_mxfp8_gpu(test::data_kernels(), data::upload(m), stream);
+    stream.synchronize();
+    CHECK(first_difference(formats::bf16_to_floats(cpu), formats::bf16_to_floats(wide.download()), "wide") == "");
 }
 
 TEST_CASE("GPU MXFP8 quantisation rejects a shape that does not match its input", "[gpu][quant]") {
