@@ -44,7 +44,7 @@ std::vector<float> bf16_to_floats(const std::vector<uint16_t>& v) {
     return out;
 }
 
-// What kernels that read the wide layout (kernels::reads_wide_activations) get: m widened on the host.
+// m in the wide layout that kernels::reads_wide_activations kernels read, widened on the host.
 std::vector<uint16_t> wide_of(const data::MxfpMatrix& m) {
     std::vector<uint16_t> wide(m.values.size());
     formats::widen_mxfp8(m.values, m.scales, m.rows, m.cols, wide);
@@ -77,6 +77,8 @@ struct Problem {
     std::vector<float> ref1 = data::reference_stage1(kShape, act, weights, routing);
     data::MxfpMatrix act2 = data::quantize_stage1_output(kShape, ref1, formats::ActivationScales::mxfp8);
     std::vector<float> ref2 = data::reference_stage2(kShape, act2, weights, routing);
+    // What kernels that read the wide layout get as each stage's input.
+    std::vector<uint16_t> act_wide = wide_of(act), act2_wide = wide_of(act2);
 
     std::vector<uint8_t> w1() const { return layout(weights.w1, formats::WeightRole::gate_up, false); }
     std::vector<uint8_t> w1_scale() const { return layout(weights.w1_scale, formats::WeightRole::gate_up, true); }
@@ -150,7 +152,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(kernels::sort_block_m(c));
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act.values)), act_scale(std::span<const uint8_t>(p.act.scales));
-    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(wide_of(p.act)));
+    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act_wide));
     const auto w1 = p.w1(), w1s = p.w1_scale();
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
     const size_t rows = size_t(kShape.tokens) * kShape.topk, inter = size_t(kShape.inter_dim);
@@ -191,7 +193,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(kernels::sort_block_m(c));
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act2.values)), act_scale(std::span<const uint8_t>(p.act2.scales));
-    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(wide_of(p.act2)));
+    const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));
     const auto w2 = p.w2(), w2s = p.w2_scale();
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
