@@ -129,9 +129,12 @@ private:
                                            const int (&act_rows)[MT][2], const moetune_u32 (&sa_word)[MT][2]) {
         // Warps of one or two 16-row tiles unroll the 4 blocks (no run-time word or scale selection:
         // their widening is most of the work); larger ones keep one block at a time, where unrolling
-        // makes ptxas spill (t128x128 stage 2: 100 bytes). Either way the opaque word pick keeps each
-        // block's widening after the previous block's products instead of hoisting all four.
-        if constexpr (MT <= 2) {
+        // makes ptxas spill (t128x128 stage 2: 100 bytes). So do the portable paths (Mma::kTensorCores
+        // false: lane-shuffle emulation of the products): unrolled, the bf16 path's emulated products
+        // over pre-widened rows took ptxas ~60 s per sm_75 kernel against ~10 s one block at a time.
+        // Either way the opaque word pick keeps each block's widening after the previous block's
+        // products instead of hoisting all four.
+        if constexpr (MT <= 2 && Mma::kTensorCores) {
 #pragma unroll
             for (int kb = 0; kb < 4; ++kb)
                 multiply_block<WIDE_SCALES>(wv, act, act_wide, K, k128, t, sw_word, act_rows, sa_word, kb);

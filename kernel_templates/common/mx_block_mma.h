@@ -38,6 +38,7 @@ struct MxFp8Mma {
         float scale[2];  // columns 2t, 2t+1
     };
     static constexpr bool kWideActivations = false;
+    static constexpr bool kTensorCores = MOETUNE_MMA_FP8_TENSOR_CORES;  // else the portable emulation
 
     // Row g + 8r of A. The fragment k map of mma_fp8.h: the lo word is fragment k 4t.., the hi
     // word 16+4t...
@@ -95,6 +96,7 @@ struct MxBf16Mma {
     // The activations arrive widened (mx_bf16_widen.h): the loop's ~190 instructions per 128-wide chunk
     // that widened them, repeated by every warp sharing the rows, were ~20 % of it (docs/kernel-design.md).
     static constexpr bool kWideActivations = true;
+    static constexpr bool kTensorCores = MOETUNE_MMA_BF16_TENSOR_CORES;  // else the portable emulation
     __device__ static void wide_a_row(A& x, int r, const moetune_u32 (&w)[4]) { mx_bf16_a_fragments_of_wide_row(r, w, x.a); }
 
     // A scale byte above 128 needs a second multiply (mx_e2m1_scales_wide).
