@@ -40,9 +40,10 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     static_assert(!FUSE_FP8 || WARP_N % 64 == 0, "fused MXFP8 output needs 32 whole output columns per warp");
 
     mx_test_break_entry();
-    const int row0 = int(blockIdx.x) * TILE_M;
+    const int row0 = mx_row_tile<WGMMA>() * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
-    const int expert = args.sorted_expert_ids[blockIdx.x];
+    const int expert = args.sorted_expert_ids[mx_row_tile<WGMMA>()];
+    const int tile_n0 = mx_n_tile<WGMMA>() * TILE_N;
 
     // Stage 1 reads activation row `token`: the token table is the activation-row table.
     __shared__ int token_of_row[TILE_M];
@@ -59,7 +60,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
     const int m0 = (mn_warp / WARPS_N) * WARP_M;
-    const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
+    const int n0 = tile_n0 + (mn_warp % WARPS_N) * WARP_N;
 
     // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate
     // rows then the 16 up rows of the same output columns, i.e. n8 tiles (4p, 4p+1) are gate and
@@ -151,8 +152,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
-        gemm.run(args.act, args.act_scale, token_of_row, w, ws, int(blockIdx.y) * TILE_N, K, m0,
-                 n0 - int(blockIdx.y) * TILE_N, dynamic_shared);
+        gemm.run(args.act, args.act_scale, args.act_wide, token_of_row, w, ws, tile_n0, K, m0, n0 - tile_n0,
+                 dynamic_shared);
         epilogue(gemm);
     } else {
         (void)dynamic_shared;

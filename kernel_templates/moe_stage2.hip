@@ -28,9 +28,10 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
 
     mx_test_break_entry();
-    const int row0 = int(blockIdx.x) * TILE_M;
+    const int row0 = mx_row_tile<WGMMA>() * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
     const int expert = args.sorted_expert_ids[row0 / SORT_BM];
+    const int tile_n0 = mx_n_tile<WGMMA>() * TILE_N;
 
     __shared__ int act_row[TILE_M];  // stage-1 output row token*topk + slot, -1 for padding
     __shared__ int token_of_row[TILE_M];
@@ -54,7 +55,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
     const int m0 = (mn_warp / WARPS_N) * WARP_M;
-    const int n0 = int(blockIdx.y) * TILE_N + (mn_warp % WARPS_N) * WARP_N;
+    const int n0 = tile_n0 + (mn_warp % WARPS_N) * WARP_N;
 
     // Epilogue, on either main loop's accumulators.
     auto epilogue = [&](const auto& gemm) {
@@ -89,8 +90,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
-        gemm.run(args.act, args.act_scale, act_row, w, ws, int(blockIdx.y) * TILE_N, K, m0,
-                 n0 - int(blockIdx.y) * TILE_N, dynamic_shared);
+        gemm.run(args.act, args.act_scale, args.act_wide, act_row, w, ws, tile_n0, K, m0, n0 - tile_n0,
+                 dynamic_shared);
         epilogue(gemm);
     } else {
         (void)dynamic_shared;

@@ -3,7 +3,10 @@
 // e8m0 scale from common/mx_types.h (AITER's rule, or 127 = 1.0 for unit scales), then each element
 // through the same mx_quantize_mxfp8_element. Used for the activations (bf16 or float hidden states)
 // and for the stage-1 output between the reference stages. One thread per 32-element block: the
-// block's bytes are written as two 16-byte stores.
+// block's bytes are written as two 16-byte stores. mxfp8_quant_wide writes the same values widened
+// instead (the wide layout of common/mx_bf16_widen.h), in one pass where quantising and then widening
+// (mxfp8_widen.hip) took two.
+#include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 
 __device__ inline float mxfp8_to_float(float v) { return v; }
@@ -33,10 +36,35 @@ struct alignas(16) mxfp8_bytes16 {
     unsigned char b[16];
 };
 
+// Block b of x quantised: its e4m3 bytes into `bytes` (as two 16-byte vectors), its scale returned.
 // IN: float or unsigned short (bf16 bits). ROUND_TO_BF16: round float input to bf16 first (the
 // stage-1 output, which AITER's non-fused path writes as bf16; quantize_stage1_output on the CPU).
 // UNIT_SCALES: every scale 127 and the values cast as they are (AITER's tuner feeds a8w4 candidates
 // that way), else AITER's dynamic MXFP8 scales.
+template <typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
+__device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, unsigned long long b, bool aligned,
+                                                     mxfp8_bytes16 (&bytes)[2]) {
+    float v[32];
+    mxfp8_load_block(x, b * 32, aligned, v);
+    float amax = 0.0f;
+    bool nan = false;
+    for (int i = 0; i < 32; ++i) {
+        if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
+        // |v| by clearing the sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32
+        // unspecified, and the payload of a NaN amax decides the scale byte.
+        const float a = mx_float_of(mx_bits_of(v[i]) & 0x7FFFFFFFu);
+        // As on the CPU, the block's first NaN is its amax: the scale byte depends on its payload.
+        if (!nan && mx_is_nan(a)) {
+            amax = a;
+            nan = true;
+        }
+        if (!nan && a > amax) amax = a;
+    }
+    const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
+    for (int i = 0; i < 32; ++i) bytes[i / 16].b[i % 16] = mx_quantize_mxfp8_element(v[i], scale);
+    return scale;
+}
+
 template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks, unsigned char* __restrict__ values,
@@ -44,32 +72,39 @@ __global__ void __launch_bounds__(THREADS)
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
-        const unsigned long long first = b * 32;
-        float v[32];
-        mxfp8_load_block(x, first, aligned, v);
-        float amax = 0.0f;
-        bool nan = false;
-        for (int i = 0; i < 32; ++i) {
-            if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
-            // |v| by clearing the sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32
-            // unspecified, and the payload of a NaN amax decides the scale byte.
-            const float a = mx_float_of(mx_bits_of(v[i]) & 0x7FFFFFFFu);
-            // As on the CPU, the block's first NaN is its amax: the scale byte depends on its payload.
-            if (!nan && mx_is_nan(a)) {
-                amax = a;
-                nan = true;
-            }
-            if (!nan && a > amax) amax = a;
+        mxfp8_bytes16 bytes[2];
+        scales[b] = mxfp8_quantize_block<IN, ROUND_TO_BF16, UNIT_SCALES>(x, b, aligned, bytes);
+        mxfp8_bytes16* out = (mxfp8_bytes16*)(values + b * 32);
+        out[0] = bytes[0];
+        out[1] = bytes[1];
+    }
+}
+
+struct alignas(16) mxfp8_wide_words {
+    moetune_u32 w[4];
+};
+
+// bf16 rows with dynamic scales straight to the wide layout: what mxfp8_quant and then mxfp8_widen
+// write, bit for bit (the same block quantisation, the same mx_wide_group).
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    mxfp8_quant_wide(const unsigned short* __restrict__ x, unsigned long long blocks,
+                     unsigned short* __restrict__ wide) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
+    const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
+    for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
+        mxfp8_bytes16 bytes[2];
+        const unsigned char scale = mxfp8_quantize_block<unsigned short, false, false>(x, b, aligned, bytes);
+        mxfp8_wide_words* out = reinterpret_cast<mxfp8_wide_words*>(wide + b * 32);
+        for (int group = 0; group < 4; ++group) {
+            const unsigned char* q = bytes[group / 2].b + 8 * (group % 2);
+            const moetune_u32 lo = moetune_u32(q[0]) | moetune_u32(q[1]) << 8 | moetune_u32(q[2]) << 16 |
+                                   moetune_u32(q[3]) << 24;
+            const moetune_u32 hi = moetune_u32(q[4]) | moetune_u32(q[5]) << 8 | moetune_u32(q[6]) << 16 |
+                                   moetune_u32(q[7]) << 24;
+            mxfp8_wide_words o;
+            mx_wide_group(lo, hi, scale, o.w);
+            out[group] = o;
         }
-        const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
-        scales[b] = scale;
-        mxfp8_bytes16 lo, hi;
-        for (int i = 0; i < 16; ++i) {
-            lo.b[i] = mx_quantize_mxfp8_element(v[i], scale);
-            hi.b[i] = mx_quantize_mxfp8_element(v[16 + i], scale);
-        }
-        mxfp8_bytes16* out = (mxfp8_bytes16*)(values + first);
-        out[0] = lo;
-        out[1] = hi;
     }
 }

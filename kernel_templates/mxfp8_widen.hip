@@ -1,7 +1,7 @@
-// MXFP8 values and scales -> the wide layout the bf16 path's register-fed kernels read
-// (common/mx_bf16_widen.h): for the activations of libmoetune and the measurement harness, and for a
-// stage-1 output that was quantised separately. One thread per 32-element block: two 16-byte loads
-// of values, four 16-byte stores.
+// MXFP8 values and scales -> the wide layout the bf16 path's register-fed and _wgmma kernels read
+// (common/mx_bf16_widen.h): for the measurement harness, which holds each bucket's inputs as MXFP8.
+// (Where the source is bf16, as in libmoetune, mxfp8_quant_wide in mxfp8_quant.hip writes the same
+// bits in one pass.) One thread per 32-element block: two 16-byte loads of values, four 16-byte stores.
 #include "common/mx_bf16_widen.h"
 
 struct alignas(16) mxfp8_widen_words {

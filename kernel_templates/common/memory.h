@@ -67,6 +67,26 @@ __device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
     return mx_u32x4{v.x, v.y, v.z, v.w};
 }
 
+// Asynchronous 16-byte copies from global to shared memory (cp.async, sm_80+): the copy needs no
+// registers and no instructions beyond its issue, and lands while the thread does other work. With
+// `load` false it reads nothing and writes 16 zero bytes. mx_cp_async_wait_all waits for this
+// thread's copies; a barrier must follow before other threads read them (and, for warpgroup
+// products, mx_fence_shared_for_async before it). Elsewhere the copy is an ordinary load and store.
+__device__ inline void mx_cp_async16(unsigned char* shared, const void* global, bool load) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared))),
+                 "l"(global), "r"(load ? 16 : 0)
+                 : "memory");
+#else
+    mx_store_shared16(shared, load ? mx_load16<false>(global) : mx_u32x4{0u, 0u, 0u, 0u});
+#endif
+}
+__device__ inline void mx_cp_async_wait_all() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 // 8 bytes (two words) from an 8-byte aligned address, read-only cached path.
 __device__ inline void mx_load8(const void* p, moetune_u32& lo, moetune_u32& hi) {
     const moetune_u32* q = static_cast<const moetune_u32*>(p);

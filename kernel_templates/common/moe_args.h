@@ -17,8 +17,8 @@ struct MoeStage1Args {
     int topk;
     int model_dim;
     int inter_dim;
-    // The bf16 path's register-fed kernels (kernels::reads_wide_activations) read the activations
-    // here instead of act / act_scale: [M, model_dim] bf16, wide layout (common/mx_bf16_widen.h).
+    // The bf16 path's register-fed and _wgmma kernels (kernels::reads_wide_activations) read the
+    // activations here instead of act / act_scale: [M, model_dim] bf16, wide layout (common/mx_bf16_widen.h).
     const unsigned short* act_wide;
     // FUSE_FP8 kernels: when set, the MXFP8 output goes here widened ([M*topk, inter] bf16, wide
     // layout: what such a stage 2 reads) instead of to out / out_scale.

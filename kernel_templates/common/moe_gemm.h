@@ -239,6 +239,20 @@ __device__ inline void mx_sum_k_groups(Gemm& gemm, float* scratch, int k_group, 
     }
 }
 
+// This CTA's sorted-row tile and N tile. N_FASTEST (the _wgmma kernels; kernels::n_tiles_fastest
+// on the host, which launches the grid to match): grid x walks the N tiles, so the CTAs in flight
+// share their activation rows through L2 instead of each N tile reading every row again from
+// memory (stage 2 at 4096 tokens: 94 MB of wide rows, more than L2 holds, 40 N tiles). Otherwise x
+// walks the row tiles, so the few row tiles of one expert share its weight slice through L2.
+template <bool N_FASTEST>
+__device__ inline int mx_row_tile() {
+    return int(N_FASTEST ? blockIdx.y : blockIdx.x);
+}
+template <bool N_FASTEST>
+__device__ inline int mx_n_tile() {
+    return int(N_FASTEST ? blockIdx.x : blockIdx.y);
+}
+
 // Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory: the token of each
 // row (-1 for padding, whose token field is M) and its top-k slot.
 template <int TILE_M>

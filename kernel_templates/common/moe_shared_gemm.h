@@ -16,6 +16,11 @@
 // the loop body is one basic block that the compiler interleaves, with warpgroup products (WGMMA)
 // the products run asynchronously while the warps widen.
 //
+// With warpgroup products the activations arrive pre-widened (act_wide, the wide layout of
+// mx_bf16_widen.h, whose 16-byte units are exactly those of the wgmma layout): they are copied into
+// shared memory with asynchronous copies and only the weights are widened. The warp-product layout
+// interleaves two rows in each unit, so that loop widens both operands from MXFP8.
+//
 // The shared-memory layouts, and which thread stores what: shared_operand_layout.h.
 // The accumulators are those of MxMoeWarpGemm (the C fragment per 16x8 tile), so the stages share
 // their epilogues.
@@ -51,31 +56,46 @@ struct MxMoeSharedGemm {
     static constexpr int kSharedBytes = 2 * kBufferBytes + kAlignSlack;
     static_assert(!WGMMA || (WARPS_N == 1 && WARP_M == 16 && TILE_M % 64 == 0),
                   "_wgmma: warpgroups of 64 rows over the whole tile width");
+    // Whether the activations come pre-widened (act_wide) and are copied, not widened; the host
+    // side is kernels::reads_wide_activations.
+    static constexpr bool kWideActivations = WGMMA;
 
     // Raw 16-byte vectors per chunk: 8 per activation row (128 e4m3), staged in pairs of rows g and
     // g + 8 of a 16-row group (one pair row of the A layout), and 4 per weight row (one lane of an
     // mma_k128 tile: 8 FP4 of each of the 4 blocks); spread over the workgroup's threads.
     static constexpr int kActPairs = TILE_M * 4;
     static constexpr int kWeightVectors = TILE_N * 4;
-    static constexpr int kActPairsPerThread = (kActPairs + kThreads - 1) / kThreads;
+    static constexpr int kActPairsPerThread = kWideActivations ? 0 : (kActPairs + kThreads - 1) / kThreads;
     static constexpr int kWeightPerThread = (kWeightVectors + kThreads - 1) / kThreads;
+    // Pre-widened: 16 units of 16 bytes per activation row and chunk; unit u of the chunk goes to
+    // thread u % kThreads, so a quarter warp copies 8 units of one row (8 different bank groups in
+    // the swizzle) and 16 threads one row's 256 contiguous bytes.
+    static constexpr int kWideUnits = TILE_M * 16;
+    static constexpr int kWideUnitsPerThread = kWideActivations ? kWideUnits / kThreads : 0;
+    static_assert(!kWideActivations || kWideUnits % kThreads == 0, "whole wide units per thread");
 
     float acc[MT][NJ][4];
 
-    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; tile_rows: the activation row of each of
-    // the tile's TILE_M rows (-1 = padding; in shared memory); w: this expert's mma_k128 tiles;
-    // w_scale: this expert's [N, K/32]; tile_n0: the tile's first weight row; m0, n0: this warp's
-    // block inside the tile; shared: kSharedBytes of 16-byte aligned shared memory.
+    // act: [rows, K] e4m3fn; act_scale: [rows, K/32] e8m0; act_wide: the same rows pre-widened
+    // ([rows, K] bf16, wide layout), read instead where kWideActivations; tile_rows: the activation
+    // row of each of the tile's TILE_M rows (-1 = padding; in shared memory); w: this expert's
+    // mma_k128 tiles; w_scale: this expert's [N, K/32]; tile_n0: the tile's first weight row; m0, n0:
+    // this warp's block inside the tile; shared: kSharedBytes of 16-byte aligned shared memory.
     // Every thread of the workgroup must call it.
     __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
-                        const int* tile_rows, const unsigned char* __restrict__ w,
-                        const unsigned char* __restrict__ w_scale, int tile_n0, int K, int m0, int n0,
-                        unsigned char* shared) {
+                        const unsigned short* __restrict__ act_wide, const int* tile_rows,
+                        const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale, int tile_n0,
+                        int K, int m0, int n0, unsigned char* shared) {
         for (int i = 0; i < MT; ++i)
             for (int j = 0; j < NJ; ++j)
                 for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
-        if constexpr (WGMMA) run_warpgroups(act, act_scale, tile_rows, w, w_scale, tile_n0, K, shared);
-        else run_warps(act, act_scale, tile_rows, w, w_scale, tile_n0, K, m0, n0, shared);
+        if constexpr (WGMMA) {
+            (void)act, (void)act_scale;
+            run_warpgroups(act_wide, tile_rows, w, w_scale, tile_n0, K, shared);
+        } else {
+            (void)act_wide;
+            run_warps(act, act_scale, tile_rows, w, w_scale, tile_n0, K, m0, n0, shared);
+        }
     }
 
 private:
@@ -97,7 +117,7 @@ private:
         b_lane[1] = b_lane[0] - (g & 1) * 128;
         // The sources are derived again at each load (from the rows in shared memory): kept in
         // registers through this loop (up to 16 pointers), the 64x128 tile of 4 warps spilled.
-        const auto src = [&] { return sources(act, act_scale, tile_rows, w, w_scale, tile_n0, K); };
+        const auto src = [&] { return sources(act, act_scale, nullptr, tile_rows, w, w_scale, tile_n0, K); };
         Staged staged;
         stage_load(staged, src(), 0);
         store_acts<true>(staged, shared);
@@ -131,11 +151,11 @@ private:
         }
     }
 
-    // The WGMMA main loop: products of chunk k issued, then chunk k + 1 widened while they run.
-    __device__ void run_warpgroups(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
-                                   const int* tile_rows, const unsigned char* __restrict__ w,
-                                   const unsigned char* __restrict__ w_scale, int tile_n0, int K,
-                                   unsigned char* shared) {
+    // The WGMMA main loop: chunk k + 1's activations copied and the products of chunk k issued, then
+    // chunk k + 1's weights widened while both run.
+    __device__ void run_warpgroups(const unsigned short* __restrict__ act_wide, const int* tile_rows,
+                                   const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale,
+                                   int tile_n0, int K, unsigned char* shared) {
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
         const int k128_count = K / 128;
@@ -148,15 +168,16 @@ private:
         // every other slice is a constant number of 16-byte units further (the address field).
         const moetune_u64 a_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * 128);
         const moetune_u64 b_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
-        // Raw chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
+        // Raw weight chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
         // loaded during the previous products, is widened beside the products of chunk k, so the
         // widening never waits for memory (one ahead left most of a load's latency exposed).
-        const Sources src = sources(act, act_scale, tile_rows, w, w_scale, tile_n0, K);
+        const Sources src = sources(nullptr, nullptr, act_wide, tile_rows, w, w_scale, tile_n0, K);
+        copy_wide_acts(src, shared, 0);
         Staged staged;
         stage_load(staged, src, 0);
-        store_acts<true>(staged, shared);
         store_weights<true>(staged, shared);
         stage_load(staged, src, k128_count > 1 ? 1 : 0);
+        mx_cp_async_wait_all();
         mx_fence_shared_for_async();
         __syncthreads();
         // Two chunks per pass: the staged words alternate between two register sets instead of
@@ -172,6 +193,8 @@ private:
             stage_load(ahead, src, after);
             const int current_units = (k128 & 1) * (kBufferBytes / 16);
             unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
+            // The other buffer's last readers, the products of chunk k - 1, finished before the barrier.
+            copy_wide_acts(src, other, next);
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
 #pragma unroll
@@ -183,22 +206,20 @@ private:
             }
             mx_wgmma_commit();
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
-            const bool exact_acts = store_acts<false>(staged, other);
-            const bool exact_weights = store_weights<false>(staged, other);
-            if (exact_acts || exact_weights) {
+            if (store_weights<false>(staged, other)) {
                 Staged again;
                 stage_load(again, src, next);
-                store_acts<true>(again, other);
                 store_weights<true>(again, other);
             }
             staged = ahead;
+            mx_cp_async_wait_all();
             mx_fence_shared_for_async();
             mx_wgmma_wait_all();
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             __syncthreads();
         }
 #else
-        (void)act, (void)act_scale, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
+        (void)act_wide, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
         // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.
 #if defined(__CUDA_ARCH__)
         __trap();
@@ -210,35 +231,46 @@ private:
 
     // One chunk's raw operands of this thread, between their loads and their widening.
     struct Staged {
-        mx_u32x4 act[kActPairsPerThread][2];       // rows g, g + 8 of a pair row, the same 16 k
-        unsigned act_scale[kActPairsPerThread][2];  // their e8m0 bytes (the vectors' MX block)
+        // (Arrays of at least one element; pre-widened, the loops over them are empty.)
+        mx_u32x4 act[kActPairsPerThread + kWideActivations][2];       // rows g, g + 8 of a pair row, the same 16 k
+        unsigned act_scale[kActPairsPerThread + kWideActivations][2];  // their e8m0 bytes (the vectors' MX block)
         mx_u32x4 weight[kWeightPerThread];
         moetune_u32 weight_scale[kWeightPerThread];  // the row's 4 scale bytes of the chunk
     };
 
-    // Where this thread's raw vectors of chunk 0 lie; chunk k128 is k128 * 128 activation bytes,
-    // k128 * 4 scale bytes and k128 * 512 weight bytes further (one mma_k128 tile per 8 rows and
-    // chunk). The wgmma loop computes them once before the loop (the gathered rows' 64-bit offsets
-    // took ~100 instructions per chunk when each load computed them); the warp-product loop derives
-    // them at each load (see run_warps).
+    // Where this thread's raw vectors of chunk 0 lie; chunk k128 is k128 * 128 activation bytes
+    // (pre-widened: 128 elements), k128 * 4 scale bytes and k128 * 512 weight bytes further (one
+    // mma_k128 tile per 8 rows and chunk). The wgmma loop computes them once before the loop (the
+    // gathered rows' 64-bit offsets took ~100 instructions per chunk when each load computed them);
+    // the warp-product loop derives them at each load (see run_warps).
     struct Sources {
-        const unsigned char* act[kActPairsPerThread][2];
-        const unsigned char* act_scale[kActPairsPerThread][2];
+        const unsigned char* act[kActPairsPerThread + kWideActivations][2];
+        const unsigned char* act_scale[kActPairsPerThread + kWideActivations][2];
+        const unsigned short* act_wide[kWideUnitsPerThread + !kWideActivations];  // unit tid % 16 of a row
+        unsigned act_wide_real;  // bit i: act_wide[i] is a real row, not padding
         const unsigned char* weight[kWeightPerThread];
         const unsigned char* weight_scale[kWeightPerThread];
     };
 
     __device__ static Sources sources(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
-                                      const int* tile_rows, const unsigned char* __restrict__ w,
-                                      const unsigned char* __restrict__ w_scale, int tile_n0, int K) {
+                                      const unsigned short* __restrict__ act_wide, const int* tile_rows,
+                                      const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale,
+                                      int tile_n0, int K) {
         Sources src;
         const int tid = int(threadIdx.x);
         const int k32_count = K / 32;
+        src.act_wide_real = 0u;
+#pragma unroll
+        for (int i = 0; i < kWideUnitsPerThread; ++i) {
+            const int tile_row = tile_rows[(tid + i * kThreads) / 16];
+            src.act_wide[i] = act_wide + (long long)(tile_row >= 0 ? tile_row : 0) * K + (tid % 16) * 8;
+            src.act_wide_real |= unsigned(tile_row >= 0) << i;
+        }
 #pragma unroll
         for (int i = 0; i < kActPairsPerThread; ++i) {
             const int p = tid + i * kThreads;
             int pair_row, piece;
-            mx_shared_act_pair_position<WGMMA>(p, pair_row, piece);
+            mx_shared_act_pair_position(p, pair_row, piece);
             const int m = (pair_row / 8) * 16 + pair_row % 8;
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
@@ -260,6 +292,18 @@ private:
         return src;
     }
 
+    // Starts the copies of this thread's pre-widened activation units of chunk k128 into `buffer`.
+    // Padding rows are zero-filled without a read: with few rows per expert most of a 128-row tile is
+    // padding, and copying a real row for each of them from L2 (the MXFP8 loads read one through L1)
+    // cost the 128-row stage 2 at 1024 tokens 15 % on the H200 (879 instead of 764 us).
+    __device__ static void copy_wide_acts(const Sources& src, unsigned char* buffer, int k128) {
+        const int tid = int(threadIdx.x);
+#pragma unroll
+        for (int i = 0; i < kWideUnitsPerThread; ++i)
+            mx_cp_async16(buffer + mx_wgmma_wide_act_offset(TILE_M, tid + i * kThreads), src.act_wide[i] + k128 * 128,
+                          (src.act_wide_real >> i) & 1u);
+    }
+
     __device__ static void stage_load(Staged& s, const Sources& src, int k128) {
         const int tid = int(threadIdx.x);
 #pragma unroll
@@ -277,7 +321,7 @@ private:
         }
     }
 
-    // Widens the staged activations into one buffer. EXACT: each word by the exact path of its scale
+    // Widens the staged activations into one buffer (warp products). EXACT: each word by the exact path of its scale
     // (mx_bf16_widen.h); else all by the one-multiply path, which is exact for scale bytes <= 134, and
     // the return says whether any was above (then the caller stores them again with EXACT).
     template <bool EXACT>
@@ -289,7 +333,7 @@ private:
             const int p = tid + i * kThreads;
             if (kActPairs % kThreads != 0 && p >= kActPairs) continue;
             int pair_row, piece;
-            mx_shared_act_pair_position<WGMMA>(p, pair_row, piece);
+            mx_shared_act_pair_position(p, pair_row, piece);
             moetune_u32 multiplier[2];
 #pragma unroll
             for (int r = 0; r < 2; ++r) {
@@ -307,24 +351,11 @@ private:
                     if (EXACT) mx_e4m3x4_to_bf16x2_scaled(word, multiplier[r], even[q][r], odd[q][r]);
                     else mx_e4m3x4_to_bf16x2_one_multiply(word, multiplier[r], even[q][r], odd[q][r]);
                 }
-            if constexpr (WGMMA) {
-                // Per row, units 2 piece (words 0, 1) and 2 piece + 1 (words 2, 3) in the block path's
-                // pair order, like the weight units.
-                const int m = (pair_row / 8) * 16 + pair_row % 8;
+            // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
 #pragma unroll
-                for (int r = 0; r < 2; ++r)
-#pragma unroll
-                    for (int u = 0; u < 2; ++u)
-                        mx_store_shared16(
-                            buffer + mx_wgmma_unit_offset(TILE_M, m + 8 * r, 2 * piece + u),
-                            mx_u32x4{even[2 * u][r], odd[2 * u][r], even[2 * u + 1][r], odd[2 * u + 1][r]});
-            } else {
-                // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
-#pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    mx_store_shared16(buffer + mx_shared_a_segment_offset(pair_row, 4 * piece + q),
-                                      mx_u32x4{even[q][0], even[q][1], odd[q][0], odd[q][1]});
-            }
+            for (int q = 0; q < 4; ++q)
+                mx_store_shared16(buffer + mx_shared_a_segment_offset(pair_row, 4 * piece + q),
+                                  mx_u32x4{even[q][0], even[q][1], odd[q][0], odd[q][1]});
         }
         return redo;
     }

@@ -19,7 +19,8 @@
 //    ((2 t + h) ^ (pair row & 1) ^ kb): conflict-free for the loads (two pair rows of opposite
 //    parity per quarter warp) and for the stores (a quarter warp stores one pair row's 8 pieces).
 // Warpgroup products (WGMMA): both operands K-major in the 128-byte swizzle the wgmma descriptors
-// read (mx_wgmma_unit_offset), in the same pair order.
+// read (mx_wgmma_unit_offset), in the same pair order; the activations are copied there pre-widened
+// (their wide layout's 16-byte units are these units).
 #include "host_device.h"
 
 // One row's 128-wide K chunk as bf16.
@@ -42,20 +43,15 @@ MOETUNE_HD int mx_shared_a_segment_offset(int pair_row, int segment) {
     return pair_row * 512 + ((segment & ~7) | ((segment & 7) ^ (pair_row & 1) ^ kb)) * 16;
 }
 
-// The pair row and piece (k 16 piece .. + 15 of the chunk) of activation vector pair p. Warp
-// products: a quarter warp takes one pair row's 8 pieces (the A layout above is conflict-free for
-// them). WGMMA: pieces 0..3 or 4..7 of two adjacent pair rows (rows m and m ^ 1, whose swizzles
-// differ in bit 0), so that a quarter warp's stores fall in 8 different bank groups (one row's
-// pieces p and p + 4 lie in the same groups of the two atom columns: every store took two).
-template <bool WGMMA>
-MOETUNE_HD void mx_shared_act_pair_position(int p, int& pair_row, int& piece) {
-    if constexpr (!WGMMA) {
-        pair_row = p / 8, piece = p % 8;
-    } else {
-        pair_row = (p >> 4) * 2 + ((p >> 2) & 1);
-        piece = ((p >> 3) & 1) * 4 + (p & 3);
-    }
-}
+// The pair row and piece (k 16 piece .. + 15 of the chunk) of activation vector pair p in the
+// warp-product layout: a quarter warp takes one pair row's 8 pieces (the A layout above is
+// conflict-free for them).
+MOETUNE_HD void mx_shared_act_pair_position(int p, int& pair_row, int& piece) { pair_row = p / 8, piece = p % 8; }
+
+// WGMMA: where pre-widened activation unit u of a chunk (row u / 16, unit u % 16: 16 threads copy one
+// row's 256 contiguous bytes) lands. A quarter warp's 8 units are units 0..7 or 8..15 of one row:
+// 8 different bank groups.
+MOETUNE_HD int mx_wgmma_wide_act_offset(int tile_m, int u) { return mx_wgmma_unit_offset(tile_m, u / 16, u % 16); }
 
 // The lane of its 8-row mma_k128 tile whose 16 bytes weight vector v holds (lane = 4 row + t).
 // The warp loads the whole 512-byte tile either way; with WGMMA the 8 threads of a quarter warp take

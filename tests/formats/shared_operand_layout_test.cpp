@@ -50,15 +50,11 @@ bool each_once(const std::vector<int>& written) {
     return std::all_of(written.begin(), written.end(), [](int n) { return n == 1; });
 }
 
-// The wgmma loop's activation stores (store_acts): pair p's rows m and m + 8, units 2 piece, 2 piece + 1.
-int wgmma_act_wavefronts(int tile_m, const std::function<void(int, int&, int&)>& position, std::vector<int>& written) {
+// The wgmma loop's activation copies (copy_wide_acts): unit u of the chunk's pre-widened rows.
+int wgmma_act_wavefronts(int tile_m, std::vector<int>& written) {
     const int threads = tile_m / 16 * 32;
-    return worst_wavefronts(tile_m * 4, threads, 4, [&](int p, int k) {
-        int pair_row = 0, piece = 0;
-        position(p, pair_row, piece);
-        const int m = (pair_row / 8) * 16 + pair_row % 8;
-        return mx_wgmma_unit_offset(tile_m, m + 8 * (k / 2), 2 * piece + k % 2);
-    }, written);
+    return worst_wavefronts(tile_m * 16, threads, 1, [&](int u, int) { return mx_wgmma_wide_act_offset(tile_m, u); },
+                            written);
 }
 
 // The weight stores (store_weights): vector v's row and unit t of each MX block kb, placed by
@@ -81,7 +77,7 @@ int wgmma_weight_wavefronts(int tile_n, int threads, const std::function<int(int
 TEST_CASE("wgmma layout: every unit stored once, one wavefront per quarter warp") {
     for (int tile_m : {64, 128}) {
         std::vector<int> written(tile_m * kMxSharedRowBytes / kUnit);
-        CHECK(wgmma_act_wavefronts(tile_m, mx_shared_act_pair_position<true>, written) == 1);
+        CHECK(wgmma_act_wavefronts(tile_m, written) == 1);
         CHECK(each_once(written));
         for (int tile_n : {64, 128, 256}) {
             std::vector<int> b_written(tile_n * kMxSharedRowBytes / kUnit);
@@ -91,10 +87,8 @@ TEST_CASE("wgmma layout: every unit stored once, one wavefront per quarter warp"
     }
 }
 
-TEST_CASE("wgmma layout: the plain thread mappings would take two wavefronts per store") {
-    // Why the mappings exist: one pair row's 8 pieces, or weight rows r and r + 1, share bank groups.
-    std::vector<int> written(128 * kMxSharedRowBytes / kUnit);
-    CHECK(wgmma_act_wavefronts(128, mx_shared_act_pair_position<false>, written) == 2);
+TEST_CASE("wgmma layout: the plain weight mapping would take two wavefronts per store") {
+    // Why the mapping exists: weight rows r and r + 1 share bank groups.
     std::vector<int> b_written(128 * kMxSharedRowBytes / kUnit);
     CHECK(wgmma_weight_wavefronts(128, 256, mx_shared_weight_lane<false>, b_written) == 2);
 }
@@ -104,17 +98,6 @@ TEST_CASE("the thread mappings are permutations") {
     for (int v = 0; v < 32; ++v) lanes.insert(mx_shared_weight_lane<true>(v));
     CHECK(lanes.size() == 32);
     CHECK(*lanes.rbegin() == 31);
-    for (int pairs : {256, 512}) {
-        std::set<std::pair<int, int>> positions;
-        for (int p = 0; p < pairs; ++p) {
-            int pair_row = 0, piece = 0;
-            mx_shared_act_pair_position<true>(p, pair_row, piece);
-            CHECK(pair_row < pairs / 8);
-            CHECK(piece < 8);
-            positions.insert({pair_row, piece});
-        }
-        CHECK(positions.size() == size_t(pairs));
-    }
 }
 
 TEST_CASE("warp-product layout: every unit stored once, one wavefront per quarter warp") {
@@ -123,7 +106,7 @@ TEST_CASE("warp-product layout: every unit stored once, one wavefront per quarte
             std::vector<int> written(tile_m * kMxSharedRowBytes / kUnit);
             const int worst = worst_wavefronts(tile_m * 4, threads, 4, [](int p, int q) {
                 int pair_row = 0, piece = 0;
-                mx_shared_act_pair_position<false>(p, pair_row, piece);
+                mx_shared_act_pair_position(p, pair_row, piece);
                 return mx_shared_a_segment_offset(pair_row, 4 * piece + q);
             }, written);
             CHECK(worst == 1);

@@ -1,6 +1,6 @@
 // GPU MXFP8 quantisation is bit-exact with the CPU's: both scale rules, float and bf16 input, the
-// bf16 rounding of the stage-1 output, and blocks holding the awkward values (zeros, NaN, Inf,
-// subnormals, values beyond e4m3's range, -0).
+// bf16 rounding of the stage-1 output, the wide layout, and blocks holding the awkward values (zeros,
+// NaN, Inf, subnormals, values beyond e4m3's range, -0).
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -48,6 +48,28 @@ std::vector<float> awkward_rows(int rows, int cols) {
     return x;
 }
 
+// awkward_rows rounded to bf16: the bit patterns, and their values as floats (what the CPU quantises).
+struct Bf16Rows {
+    std::vector<uint16_t> bits;
+    std::vector<float> values;
+};
+Bf16Rows awkward_bf16_rows(int rows, int cols) {
+    const std::vector<float> x = awkward_rows(rows, cols);
+    Bf16Rows out{std::vector<uint16_t>(x.size()), std::vector<float>(x.size())};
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        out.bits[i] = mx_float_to_bf16(x[i]);
+        out.values[i] = mx_bf16_to_float(out.bits[i]);
+    }
+    return out;
+}
+
+// The CPU's wide layout of m, as floats.
+std::vector<float> widened_on_cpu(const data::MxfpMatrix& m) {
+    std::vector<uint16_t> wide(m.values.size());
+    formats::widen_mxfp8(m.values, m.scales, m.rows, m.cols, wide);
+    return formats::bf16_to_floats(wide);
+}
+
 void check_same(const data::MxfpMatrix& cpu, const data::MxfpMatrix& gpu) {
     CHECK(gpu.rows == cpu.rows);
     CHECK(gpu.cols == cpu.cols);
@@ -81,31 +103,37 @@ TEST_CASE("GPU MXFP8 quantisation with bf16 rounding equals quantize_stage1_outp
 
 TEST_CASE("GPU MXFP8 quantisation of bf16 input equals the CPU's on the same values", "[gpu][quant]") {
     const int rows = 16, cols = 5120;
-    const std::vector<float> x = awkward_rows(rows, cols);
-    std::vector<uint16_t> bf16(x.size());
-    std::vector<float> as_float(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        bf16[i] = mx_float_to_bf16(x[i]);
-        as_float[i] = mx_bf16_to_float(bf16[i]);
-    }
+    const Bf16Rows x = awkward_bf16_rows(rows, cols);
     for (auto mode : {ActivationScales::mxfp8, ActivationScales::unit}) {
         INFO("scales " << formats::to_string(mode));
-        check_same(data::quantize_mxfp8_matrix(as_float, rows, cols, mode),
-                   data::quantize_mxfp8_gpu(test::data_kernels(), std::span<const uint16_t>(bf16), rows, cols, mode));
+        check_same(data::quantize_mxfp8_matrix(x.values, rows, cols, mode),
+                   data::quantize_mxfp8_gpu(test::data_kernels(), std::span<const uint16_t>(x.bits), rows, cols, mode));
     }
 }
 
-// The wide layout the bf16 path's register-fed kernels read (mxfp8_widen.hip): the device's packed
+// The wide layout the bf16 path's register-fed and _wgmma kernels read (mxfp8_widen.hip): the device's packed
 // bf16 multiplies give the host's bits (compared as floats, so NaNs of any payload match).
 TEST_CASE("GPU widening of MXFP8 equals the CPU's", "[gpu][quant]") {
     const int rows = 64, cols = 2304;
     const data::MxfpMatrix m = data::quantize_mxfp8_matrix(awkward_rows(rows, cols), rows, cols, ActivationScales::mxfp8);
-    std::vector<uint16_t> cpu(m.values.size());
-    formats::widen_mxfp8(m.values, m.scales, rows, cols, cpu);
     const gpu::Stream stream;
     const gpu::DeviceBuffer<uint16_t> wide = data::widen_mxfp8_gpu(test::data_kernels(), data::upload(m), stream);
     stream.synchronize();
-    CHECK(first_difference(formats::bf16_to_floats(cpu), formats::bf16_to_floats(wide.download()), "wide") == "");
+    CHECK(first_difference(widened_on_cpu(m), formats::bf16_to_floats(wide.download()), "wide") == "");
+}
+
+// The one-pass quantisation to the wide layout (mxfp8_quant_wide) writes what quantising and then
+// widening give on the CPU, on bf16 rows with the awkward blocks.
+TEST_CASE("GPU MXFP8 quantisation straight to the wide layout equals quantise then widen on the CPU", "[gpu][quant]") {
+    const int rows = 48, cols = 5120;
+    const Bf16Rows x = awkward_bf16_rows(rows, cols);
+    const data::MxfpMatrix m = data::quantize_mxfp8_matrix(x.values, rows, cols, ActivationScales::mxfp8);
+    const gpu::Stream stream;
+    const gpu::DeviceBuffer<uint16_t> input(x.bits);
+    gpu::DeviceBuffer<uint16_t> wide(x.bits.size());
+    data::enqueue_quantize_mxfp8_bf16_wide(test::data_kernels(), input.data(), x.bits.size() / 32, wide.data(), stream);
+    stream.synchronize();
+    CHECK(first_difference(widened_on_cpu(m), formats::bf16_to_floats(wide.download()), "wide") == "");
 }
 
 TEST_CASE("GPU MXFP8 quantisation rejects a shape that does not match its input", "[gpu][quant]") {

@@ -82,6 +82,22 @@ TEST_CASE("--tokens and --stage narrow the listing; -v adds each pruned config w
     CHECK(lines_starting_with(no_heuristics.out, "    ").size() > lines_starting_with(quiet.out, "    ").size());
 }
 
+TEST_CASE("--kernels narrows the listing to matching names; a bad pattern is a usage error") {
+    const std::string args = "candidates --shapes " + shell_quote(reference_shapes()) + " --tokens 4096";
+    const auto r = run_moetune(args + " --kernels '_smem_wgmma_'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto names = lines_starting_with(r.out, "    ");
+    REQUIRE_FALSE(names.empty());
+    for (const std::string& name : names) CHECK(contains(name, "_smem_wgmma_"));
+    CHECK(names.size() < lines_starting_with(run_moetune(args).out, "    ").size());
+
+    const auto bad = run_moetune(args + " --kernels '(t128'");
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, "--kernels"));
+    CHECK(contains(bad.err, "not a regular expression"));
+}
+
 TEST_CASE("bad and unsupported rows are reported with file:line and skipped") {
     test::TempDir dir("candidates-cli");
     const std::string file = (dir / "shapes.csv").string();

@@ -1,6 +1,7 @@
 // Candidate enumeration: for the reference shape every kept config is a distinct kernel that fits
 // the device and divides the GEMMs; bad shapes and tight devices prune with readable reasons.
 #include <algorithm>
+#include <regex>
 #include <set>
 #include <string>
 #include <utility>
@@ -198,6 +199,21 @@ TEST_CASE("the block_m heuristic prunes with a labelled reason and can be turned
     const CandidateList large = enumerate_candidates(Stage::down, dsv41_flash_ep4(16384), sm90a());
     CHECK_FALSE(has_block(large, 16));
     CHECK(has_block(large, 128));
+}
+
+TEST_CASE("a name filter keeps only the matching candidates and says why the others went") {
+    const MoeShape shape = dsv41_flash_ep4(4096);
+    const CandidateList all = enumerate_candidates(Stage::down, shape, sm90a());
+    const CandidateList wgmma = enumerate_candidates(Stage::down, shape, sm90a(), {.names = name_filter("_wgmma")});
+    REQUIRE_FALSE(wgmma.kept.empty());
+    CHECK(wgmma.kept.size() < all.kept.size());
+    for (const KernelConfig& c : wgmma.kept) CHECK(c.wgmma);
+    int filtered = 0;
+    for (const PrunedConfig& p : wgmma.pruned)
+        if (p.reason == "its name does not match --kernels") ++filtered;
+    CHECK(filtered == int(all.kept.size() - wgmma.kept.size()));
+    CHECK_FALSE(name_filter(""));
+    CHECK_THROWS_AS(name_filter("(unclosed"), std::regex_error);
 }
 
 TEST_CASE("tiles that do not fit the shape are pruned with the sizes named") {

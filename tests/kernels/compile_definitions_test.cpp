@@ -109,11 +109,12 @@ TEST_CASE("a config the warps cannot split has no definitions") {
     CHECK_THROWS_AS(kernel_source(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_gui")), std::invalid_argument);
 }
 
-// The host's side of MxBf16Mma::kWideActivations: which kernels the launch must hand widened
-// activations (only the bf16 path's register-fed loop reads them).
-TEST_CASE("the bf16 path's register-fed kernels read wide activations, the others MXFP8") {
+// The host's side of MxBf16Mma::kWideActivations and MxMoeSharedGemm::kWideActivations: which
+// kernels the launch must hand widened activations (the bf16 path's register-fed and wgmma loops).
+TEST_CASE("the bf16 path's register-fed and wgmma kernels read wide activations, the others MXFP8") {
     CHECK(reads_wide_activations(parse("moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8")));
     CHECK(reads_wide_activations(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2")));
     CHECK_FALSE(reads_wide_activations(parse("moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_gui_fp8")));
-    CHECK_FALSE(reads_wide_activations(parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_reduce_smem_wgmma_mbf16")));
+    CHECK(reads_wide_activations(parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_reduce_smem_wgmma_mbf16")));
+    CHECK_FALSE(reads_wide_activations(parse("moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_mbf16")));
 }

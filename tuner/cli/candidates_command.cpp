@@ -12,7 +12,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/mma_option.h"
+#include "cli/candidate_options.h"
 #include "common/input_error.h"
 #include "kernels/candidates.h"
 #include "kernels/device_limits.h"
@@ -29,6 +29,7 @@ struct CandidatesOptions {
     std::string arch = "sm_90a";
     bool no_heuristics = false;
     std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
+    std::string kernels;  // --kernels
 };
 
 int run_candidates(const CandidatesOptions& o) {
@@ -36,6 +37,7 @@ int run_candidates(const CandidatesOptions& o) {
     kernels::EnumerationOptions options;
     options.heuristics = !o.no_heuristics;
     options.mma_paths = o.mma_paths;
+    options.names = kernels::name_filter(o.kernels);  // checked by CLI11
 
     kernels::ShapeRows rows;
     try {
@@ -95,6 +97,7 @@ Command add_candidates_command(CLI::App& parent) {
     app->add_flag("--no-heuristics", o->no_heuristics,
                   "Keep configs the block_m heuristic would prune (only hard limits prune)");
     add_mma_option(*app, o->mma_paths);
+    add_kernels_option(*app, o->kernels);
     return Command{app, [o] { return run_candidates(*o); }};
 }
 

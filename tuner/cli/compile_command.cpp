@@ -17,7 +17,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/mma_option.h"
+#include "cli/candidate_options.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "instantiate/batch_compile.h"
@@ -46,6 +46,7 @@ struct CompileOptions {
     std::string report;
     bool no_heuristics = false;
     std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
+    std::string kernels;  // --kernels
 };
 
 std::string duration_text(double seconds) {
@@ -182,6 +183,7 @@ int run_compile(const CompileOptions& o) {
     kernels::EnumerationOptions enumeration;
     enumeration.heuristics = !o.no_heuristics;
     enumeration.mma_paths = o.mma_paths;
+    enumeration.names = kernels::name_filter(o.kernels);  // checked by CLI11
     const kernels::CompilePlan plan =
         kernels::plan_compile(shapes, *kernels::device_limits_for_arch(o.arch), enumeration);
     for (const kernels::PrunedConfig& p : plan.pruned)
@@ -233,6 +235,7 @@ Command add_compile_command(CLI::App& parent) {
     app->add_flag("--no-heuristics", o->no_heuristics,
                   "Also compile the configs the block_m heuristic prunes at every token count");
     add_mma_option(*app, o->mma_paths);
+    add_kernels_option(*app, o->kernels);
     return Command{app, [o] { return run_compile(*o); }};
 }
 

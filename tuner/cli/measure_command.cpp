@@ -13,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,7 +24,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/mma_option.h"
+#include "cli/candidate_options.h"
 #include "cli/timing_flags.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
@@ -107,18 +106,17 @@ std::vector<data::MoeShape> read_shapes(const std::string& path, int tokens) {
 
 // The tasks of one shape: the candidates of the chosen stages whose names match --kernels.
 std::vector<measure::MeasureTask> make_tasks(const MeasureOptions& o, const data::MoeShape& shape,
-                                             const kernels::DeviceLimits& limits,
-                                             const std::optional<std::regex>& filter,
-                                             const measure::MeasureTask& base) {
+                                             const kernels::DeviceLimits& limits, const measure::MeasureTask& base) {
+    const kernels::EnumerationOptions enumeration{.mma_paths = o.mma_paths,
+                                                  .names = kernels::name_filter(o.kernels)};  // checked by CLI11
     std::vector<measure::MeasureTask> tasks;
     for (kernels::Stage stage : {kernels::Stage::gate_up, kernels::Stage::down}) {
         if (o.stage != 0 && o.stage != kernels::stage_number(stage)) continue;
-        for (const kernels::KernelConfig& c :
-             kernels::enumerate_candidates(stage, shape, limits, {.mma_paths = o.mma_paths}).kept) {
+        for (const kernels::KernelConfig& c : kernels::enumerate_candidates(stage, shape, limits, enumeration).kept) {
             measure::MeasureTask t = base;
             t.shape = shape;
             t.kernel_name = kernels::kernel_name(c);
-            if (!filter || std::regex_search(t.kernel_name, *filter)) tasks.push_back(std::move(t));
+            tasks.push_back(std::move(t));
         }
     }
     return tasks;
@@ -182,18 +180,13 @@ int run_measure(const MeasureOptions& o) {
         return kExitFailed;
     }
 
-    std::optional<std::regex> filter;
     std::vector<data::MoeShape> shapes;
     try {
         data::parse_routing_spec(o.routing);
         data::parse_error_metric(o.metric);
-        if (!o.kernels.empty()) filter.emplace(o.kernels, std::regex::ECMAScript);
         shapes = read_shapes(o.shapes, o.tokens);
     } catch (const InputError& e) {
         spdlog::error("{}", e.what());
-        return kExitUsage;
-    } catch (const std::regex_error& e) {
-        spdlog::error("--kernels '{}': not a regular expression ({})", o.kernels, e.what());
         return kExitUsage;
     }
     if (shapes.empty()) {
@@ -215,11 +208,12 @@ int run_measure(const MeasureOptions& o) {
     base.test_break = test_break_code(o.test_break);
     std::vector<measure::MeasureTask> tasks;
     for (const data::MoeShape& shape : shapes) {
-        std::vector<measure::MeasureTask> more = make_tasks(o, shape, *limits, filter, base);
+        std::vector<measure::MeasureTask> more = make_tasks(o, shape, *limits, base);
         tasks.insert(tasks.end(), more.begin(), more.end());
     }
     if (tasks.empty()) {
-        spdlog::error("no candidate{} for {} at {} tokens", filter ? " matches --kernels '" + o.kernels + "'" : "",
+        spdlog::error("no candidate{} for {} at {} tokens",
+                      o.kernels.empty() ? "" : " matches --kernels '" + o.kernels + "'",
                       o.shapes, o.tokens);
         return kExitFailed;
     }
@@ -276,7 +270,7 @@ Command add_measure_command(CLI::App& parent) {
         ->check(CLI::Range(1, (1 << 24) - 1));
     app->add_option("--stage", o->stage, "Only this stage (1: gate/up, 2: down)")->check(CLI::IsMember({1, 2}));
     add_mma_option(*app, o->mma_paths);
-    app->add_option("--kernels", o->kernels, "Only candidates whose name matches this regular expression");
+    add_kernels_option(*app, o->kernels);
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
     app->add_option("--metric", o->metric, "Error gate: cosine, row-cosine or mismatch")->capture_default_str();

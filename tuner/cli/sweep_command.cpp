@@ -18,7 +18,7 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/mma_option.h"
+#include "cli/candidate_options.h"
 #include "cli/timing_flags.h"
 #include "common/input_error.h"
 #include "data/error_metrics.h"
@@ -83,6 +83,7 @@ struct SweepOptions {
     unsigned compile_threads = 0;
     bool no_heuristics = false;
     std::vector<kernels::MmaPath> mma_paths = kernels::EnumerationOptions{}.mma_paths;
+    std::string kernels;  // --kernels
     int test_break = 0;
 };
 
@@ -144,7 +145,10 @@ std::vector<sweep::PlanEntry> make_plan(const SweepOptions& o, const Inputs& in,
         spdlog::info("--only-missing: {} of {} entries are already covered by --tuned for {} cu_num {}",
                      before - requests.size(), before, target.gfx, target.cu_num);
     }
-    return sweep::build_plan(requests, target, {.heuristics = !o.no_heuristics, .mma_paths = o.mma_paths});
+    return sweep::build_plan(requests, target,
+                             {.heuristics = !o.no_heuristics,
+                              .mma_paths = o.mma_paths,
+                              .names = kernels::name_filter(o.kernels)});  // checked by CLI11
 }
 
 bool any_unsupported(const std::vector<sweep::PlanEntry>& entries) {
@@ -364,6 +368,7 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--compile-threads", o->compile_threads, "Compiler threads (default: one per core)");
     app->add_flag("--no-heuristics", o->no_heuristics, "Keep configs the block_m heuristic would prune");
     add_mma_option(*app, o->mma_paths);
+    add_kernels_option(*app, o->kernels);
     app->add_option("--test-break", o->test_break,
                     "Testing only: build every candidate as a broken variant (1 wrong, 2 fault, 3 hang)")
         ->check(CLI::Range(0, 3))

@@ -15,7 +15,8 @@ std::vector<rtc::CompileRequest> DataKernels::requests(const std::string& arch) 
     r.push_back(rtc::template_request("moe_sort.hip", {kSortCount, kSortScatter}, arch));
     r.push_back(rtc::template_request("synthetic_weights.hip", {kSynthFp4, kSynthE8m0, kSynthHidden}, arch));
     r.push_back(rtc::template_request(
-        "mxfp8_quant.hip", {kQuantF32, kQuantF32Unit, kQuantF32Bf16, kQuantF32Bf16Unit, kQuantBf16, kQuantBf16Unit},
+        "mxfp8_quant.hip",
+        {kQuantF32, kQuantF32Unit, kQuantF32Bf16, kQuantF32Bf16Unit, kQuantBf16, kQuantBf16Unit, kQuantBf16Wide},
         arch));
     r.push_back(rtc::template_request("mxfp8_widen.hip", {kWiden}, arch));
     for (rtc::CompileRequest& exact : r) exact.exact_float = true;

@@ -29,7 +29,9 @@ inline constexpr const char* kQuantF32Bf16 = "mxfp8_quant<256, float, true, fals
 inline constexpr const char* kQuantF32Bf16Unit = "mxfp8_quant<256, float, true, true>";
 inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, false, false>";
 inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true>";
-// mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed kernels.
+// mxfp8_quant_wide<threads>: bf16 -> MXFP8 (dynamic scales) -> the wide layout, in one pass.
+inline constexpr const char* kQuantBf16Wide = "mxfp8_quant_wide<256>";
+// mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed and _wgmma kernels.
 inline constexpr const char* kWiden = "mxfp8_widen<256>";
 // reference_moe.hip: 64x64 output tiles (so the reference sorts with block_m 64), k tiles of 32.
 inline constexpr int kGemmTileM = 64;

@@ -62,6 +62,13 @@ void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, 
     enqueue_quantize(kernels.kernel(kernel_names::kQuantBf16), x, blocks, values, scales, stream);
 }
 
+void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
+                                      uint16_t* wide, const gpu::Stream& stream) {
+    constexpr unsigned kThreads = kernel_names::kElementwiseThreads;
+    kernels.kernel(kernel_names::kQuantBf16Wide)
+        .launch({{grid_stride_blocks(blocks, kThreads)}, {kThreads}}, stream, x, blocks, wide);
+}
+
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
                               ActivationScales mode, Bf16Rounding rounding) {
     const gpu::DeviceBuffer<float> input(x);

@@ -29,6 +29,12 @@ DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::Devic
 void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
                                  uint8_t* values, uint8_t* scales, const gpu::Stream& stream);
 
+// The same quantisation written straight in the wide layout (common/mx_bf16_widen.h: 32 bf16 per
+// block), for a consumer that reads only that: what enqueue_quantize_mxfp8_bf16 and then
+// enqueue_widen_mxfp8 write, bit for bit, in one pass and without the MXFP8 buffers.
+void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
+                                      uint16_t* wide, const gpu::Stream& stream);
+
 // Uploads, quantises and downloads, for tests.
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
                               formats::ActivationScales mode, Bf16Rounding rounding);

@@ -1,5 +1,5 @@
 #pragma once
-// MXFP8 -> the wide layout that the bf16 path's register-fed kernels read (kernel_templates/
+// MXFP8 -> the wide layout that the bf16 path's register-fed and _wgmma kernels read (kernel_templates/
 // mxfp8_widen.hip, common/mx_bf16_widen.h) on the GPU, bit for bit formats::widen_mxfp8.
 #include <cstdint>
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
 #include "kernels/shape_heuristics.h"
 #include "kernels/static_checks.h"
@@ -116,6 +117,11 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     return space;
 }
 
+std::optional<std::regex> name_filter(const std::string& pattern) {
+    if (pattern.empty()) return std::nullopt;
+    return std::regex(pattern, std::regex::ECMAScript);
+}
+
 std::optional<std::vector<MmaPath>> mma_paths_from_choice(std::string_view choice) {
     if (choice == "all") return std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16};
     if (auto path = mma_path_from_token(choice)) return std::vector<MmaPath>{*path};
@@ -130,6 +136,8 @@ CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, con
         auto reason = static_prune_reason(c, shape, limits);
         if (!reason && options.heuristics) reason = block_m_heuristic_reason(sort_block_m(c), shape);
         if (!reason && options.heuristics) reason = k_groups_heuristic_reason(c, shape, limits);
+        if (!reason && options.names && !std::regex_search(kernel_name(c), *options.names))
+            reason = "its name does not match --kernels";
         if (reason) out.pruned.push_back({c, std::move(*reason)});
         else out.kept.push_back(c);
     }

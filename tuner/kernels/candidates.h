@@ -2,6 +2,7 @@
 // Candidate enumeration: the search space of each stage, pruned statically for one shape at one
 // token count before anything is compiled. Every pruned config keeps its reason (`candidates -v`).
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,14 @@ struct EnumerationOptions {
     // default because each wins somewhere on the H200 (docs/kernel-design.md): bf16 with 16-row
     // tiles at few tokens, FP8 with 128-row tiles at many.
     std::vector<MmaPath> mma_paths = {MmaPath::fp8, MmaPath::bf16};
+    // --kernels: when set, only the configs whose kernel name it matches (std::regex_search); the
+    // others are pruned with that reason, after the static checks.
+    std::optional<std::regex> names;
 };
+
+// EnumerationOptions::names from --kernels' text: none for an empty pattern. Throws
+// std::regex_error when it is not an (ECMAScript) regular expression.
+std::optional<std::regex> name_filter(const std::string& pattern);
 
 // --mma's values: "fp8", "bf16", "all" (fp8 then bf16); nullopt for anything else.
 std::optional<std::vector<MmaPath>> mma_paths_from_choice(std::string_view choice);

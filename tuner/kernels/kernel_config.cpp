@@ -22,8 +22,13 @@ constexpr int kMaxWarps = 16;
 int stage_number(Stage s) { return static_cast<int>(s); }
 
 // The templates decide the same way: MxBf16Mma::kWideActivations in the register-fed loop
-// (common/moe_gemm.h); the shared-operand loop widens its rows once per workgroup from MXFP8.
-bool reads_wide_activations(const KernelConfig& c) { return c.mma == MmaPath::bf16 && !c.shared_operands; }
+// (common/moe_gemm.h), MxMoeSharedGemm::kWideActivations in the shared-operand loop, whose
+// warpgroup products copy the wide rows and whose warp products widen from MXFP8 once per workgroup.
+bool reads_wide_activations(const KernelConfig& c) {
+    return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
+}
+
+bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma; }
 
 int warp_n_granule(const KernelConfig& c) {
     if (c.stage == Stage::down) return 8;

@@ -89,8 +89,16 @@ int stage_number(Stage s);  // 1 or 2
 // Whether the kernel reads its activations (stage 1: the hidden states, stage 2: stage 1's output)
 // pre-widened to bf16 in the wide layout (kernel_templates/common/mx_bf16_widen.h) instead of as
 // MXFP8 values and scales: the bf16 path's register-fed kernels, which would otherwise widen the
-// same rows in every warp (docs/kernel-design.md, "Pre-widened activations").
+// same rows in every warp, and its _wgmma kernels, which copy them into shared memory instead of
+// widening them (docs/kernel-design.md, "Pre-widened activations").
 bool reads_wide_activations(const KernelConfig& c);
+
+// Whether the kernel's grid walks the N tiles first (x) and the sorted-row tiles second (y), so the
+// workgroups in flight share activation rows through L2: the _wgmma kernels, whose tiles of 64-128
+// rows at thousands of tokens read more activation bytes than L2 holds (mx_row_tile in
+// kernel_templates/common/moe_gemm.h). The others walk the row tiles first, so the few row tiles
+// of one expert share its weight slice.
+bool n_tiles_fastest(const KernelConfig& c);
 
 // The narrowest warp block the templates accept along N, and so the tile_n granule: stage 1 32 W1
 // rows (a 16-row gate block with its 16 up rows, so SiLU(gate)*up stays in one warp's registers),

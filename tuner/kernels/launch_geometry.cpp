@@ -24,8 +24,17 @@ LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shap
                                     std::to_string(n));
     const int sort_bm = sort_block_m(c);
     const long long m_tiles = used_sort_blocks_bound(shape, sort_bm) * (sort_bm / c.tile_m);
+    const long long row_tiles = std::max<long long>(m_tiles, 1);
     LaunchGeometry g;
-    g.grid = {unsigned(std::max<long long>(m_tiles, 1)), unsigned(n / c.tile_n), 1};
+    if (n_tiles_fastest(c)) {
+        if (row_tiles > kMaxGridY)
+            throw std::invalid_argument(kernel_name(c) + ": " + std::to_string(row_tiles) +
+                                        " row tiles exceed the grid's y limit of " + std::to_string(kMaxGridY) +
+                                        " at " + std::to_string(shape.tokens) + " tokens");
+        g.grid = {unsigned(n / c.tile_n), unsigned(row_tiles), 1};
+    } else {
+        g.grid = {unsigned(row_tiles), unsigned(n / c.tile_n), 1};
+    }
     g.block = {unsigned(threads_per_block(c)), 1, 1};
     g.dynamic_shared_bytes = unsigned(dynamic_shared_bytes(c));
     return g;

@@ -1,6 +1,7 @@
 #pragma once
 // Grid and block of one candidate kernel for one problem, as the templates in kernel_templates/
-// expect them: x walks the sorted-row tiles, y the N tiles. Pure arithmetic, no GPU SDK.
+// expect them: x walks the sorted-row tiles and y the N tiles, or the other way round where
+// n_tiles_fastest(config). Pure arithmetic, no GPU SDK.
 #include "data/moe_problem.h"
 #include "kernels/kernel_config.h"
 
@@ -21,7 +22,11 @@ struct LaunchGeometry {
 // all max_num_m_blocks) matters at few tokens, where most blocks of the worst case are empty.
 long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m);
 
-// Throws std::invalid_argument when the config does not tile the shape (pruning rejects those).
+// The grid's y limit (CUDA and HIP alike); x reaches 2^31 - 1.
+inline constexpr long long kMaxGridY = 65535;
+
+// Throws std::invalid_argument when the config does not tile the shape (pruning rejects those), or
+// when its row tiles do not fit the grid's y dimension (n_tiles_fastest, ~800 thousand tokens).
 LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape);
 
 // The stage-2 reduce kernel (kernel_templates/moe_reduce.hip): kReduceThreads threads, 8 columns each.

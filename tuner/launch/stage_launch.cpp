@@ -4,7 +4,6 @@
 
 #include "common/moe_args.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
-#include "data_gpu/mxfp8_widen_gpu.h"
 #include "gpu/device_buffer.h"
 #include "kernels/kernel_name.h"
 #include "kernels/launch_geometry.h"
@@ -52,8 +51,9 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     stage.kernel.launch(stage.grid, stream, args);
     if (fused) return;
     const unsigned long long blocks = 1ULL * s.tokens * s.topk * s.inter_dim / kernels::kMxBlock;
-    data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
-    if (io.wide_out) data::enqueue_widen_mxfp8(data_kernels, io.out, io.out_scale, blocks, io.wide_out, stream);
+    // A stage 2 that reads the wide layout reads nothing else: one pass to it.
+    if (io.wide_out) data::enqueue_quantize_mxfp8_bf16_wide(data_kernels, io.bf16_out, blocks, io.wide_out, stream);
+    else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
 }
 
 void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,

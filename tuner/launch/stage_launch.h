@@ -7,7 +7,7 @@
 //                     AITER's unfused path quantises it)
 //   stage 1, wide out for a stage 2 that reads the wide layout (kernels::reads_wide_activations):
 //                     a _fp8 kernel writes its MXFP8 output widened; otherwise the quantisation
-//                     is followed by mxfp8_widen.hip
+//                     writes it widened (mxfp8_quant_wide), and no MXFP8 values or scales
 //   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
 //                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
@@ -49,8 +49,8 @@ struct Stage1Buffers {
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
-    // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then. A _fp8
-    // kernel writes only this; otherwise out / out_scale are filled first, then widened here.
+    // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then, and
+    // then the only output (out / out_scale are left as they are).
     uint16_t* wide_out = nullptr;
 };
 

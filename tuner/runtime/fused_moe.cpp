@@ -15,7 +15,6 @@
 #include "data_gpu/data_kernels.h"
 #include "data_gpu/moe_sorting_gpu.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
-#include "data_gpu/mxfp8_widen_gpu.h"
 #include "gpu/device.h"
 #include "gpu/event.h"
 #include "gpu/stream.h"
@@ -135,10 +134,12 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     const unsigned long long act_blocks = 1ULL * a.tokens * shape.model_dim / kernels::kMxBlock;
     forked.record(stream);
     side.wait(forked);
-    data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), side);
+    // A stage 1 that reads the wide layout reads nothing else: one pass to it.
     const bool stage1_wide_in = kernels::reads_wide_activations(p.configs.stage1);
     if (stage1_wide_in)
-        data::enqueue_widen_mxfp8(*data_kernels, ws.act.data(), ws.act_scale.data(), act_blocks, ws.act_wide.data(), side);
+        data::enqueue_quantize_mxfp8_bf16_wide(*data_kernels, hidden, act_blocks, ws.act_wide.data(), side);
+    else
+        data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), side);
     quantized.record(side);
 
     // The atomic stage 2 accumulates into out: the sort's spare blocks zero it, one graph node less.

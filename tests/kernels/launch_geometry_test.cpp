@@ -1,0 +1,45 @@
+// The grid each candidate is launched with (kernels/launch_geometry.h): which dimension walks the
+// row tiles, how many there are, and the y limit of the N-tiles-first order.
+#include <stdexcept>
+
+#include "dsv41_shape.h"
+#include "kernels/launch_geometry.h"
+#include "parsed_config.h"
+#include "support/catch.hpp"
+
+using namespace moetune::kernels;
+using moetune::test::dsv41_flash_ep4;
+using moetune::test::parse;
+
+TEST_CASE("register-fed kernels walk the row tiles first, _wgmma kernels the N tiles") {
+    const auto shape = dsv41_flash_ep4(4096);
+    // 20480 routed rows: at most 20480 / bm + 96 used sort blocks.
+    const KernelConfig fed = parse("moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
+    const LaunchGeometry g = launch_geometry(fed, shape);
+    CHECK(g.grid.x == 20480 / 16 + 96);
+    CHECK(g.grid.y == 5120 / 256);
+    CHECK_FALSE(n_tiles_fastest(fed));
+
+    const KernelConfig wgmma = parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
+    const LaunchGeometry w = launch_geometry(wgmma, shape);
+    CHECK(n_tiles_fastest(wgmma));
+    CHECK(w.grid.x == 5120 / 128);
+    CHECK(w.grid.y == 20480 / 128 + 96);
+    CHECK(w.block.x == 8 * 32);
+
+    const KernelConfig stage1 = parse("moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
+    const LaunchGeometry s1 = launch_geometry(stage1, shape);
+    CHECK(s1.grid.x == 2 * 2304 / 128);
+    CHECK(s1.grid.y == 20480 / 64 + 96);
+}
+
+TEST_CASE("N tiles first: row tiles beyond the grid's y limit are refused with the count named") {
+    const KernelConfig wgmma = parse("moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
+    // 5 * 900000 / 64 + 96 = 70408 row tiles > 65535.
+    CHECK_THROWS_WITH(launch_geometry(wgmma, dsv41_flash_ep4(900000)),
+                      Catch::Contains("70408 row tiles exceed the grid's y limit of 65535"));
+    CHECK_NOTHROW(launch_geometry(wgmma, dsv41_flash_ep4(131072)));
+    // Row tiles first, x has room for them.
+    CHECK_NOTHROW(launch_geometry(parse("moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16"),
+                                  dsv41_flash_ep4(900000)));
+}
