@@ -103,8 +103,9 @@ MOETUNE_HD bool mx_e2m1_scales_wide(moetune_u32 scale_bytes) {
     return ((scale_bytes & 0x80808080u) & ((scale_bytes & 0x7F7F7F7Fu) + 0x7F7F7F7Fu)) != 0u;
 }
 
-// Pre-widened activations ("wide" layout), what the register-fed kernels of the bf16 path read
-// instead of MXFP8 values and scales (common/moe_gemm.h): bf16 [rows, cols], each element its MXFP8
+// Pre-widened activations ("wide" layout), what the register-fed and _wgmma kernels of the bf16 path
+// read instead of MXFP8 values and scales (common/moe_gemm.h, common/moe_shared_gemm.h, which copies
+// these 16-byte groups into shared memory unchanged): bf16 [rows, cols], each element its MXFP8
 // value times its block scale (exact for every real block, see the top of this file), and within
 // each group of 8 elements the pairs (0, 2), (1, 3), (4, 6), (5, 7): a lane's 16 bytes at elements
 // 8t..8t+7 of a row are its four A-fragment registers for that row (mx_bf16_a_fragments_of_wide_row),
