@@ -80,12 +80,12 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
-struct alignas(16) mxfp8_wide_words {
+struct alignas(16) mxfp8_wide_vector {
     moetune_u32 w[4];
 };
 
 // bf16 rows with dynamic scales straight to the wide layout: what mxfp8_quant and then mxfp8_widen
-// write, bit for bit (the same block quantisation, the same mx_wide_group).
+// write, bit for bit (the same block quantisation, the same mx_wide_block).
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant_wide(const unsigned short* __restrict__ x, unsigned long long blocks,
@@ -95,16 +95,14 @@ __global__ void __launch_bounds__(THREADS)
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
         mxfp8_bytes16 bytes[2];
         const unsigned char scale = mxfp8_quantize_block<unsigned short, false, false>(x, b, aligned, bytes);
-        mxfp8_wide_words* out = reinterpret_cast<mxfp8_wide_words*>(wide + b * 32);
-        for (int group = 0; group < 4; ++group) {
-            const unsigned char* q = bytes[group / 2].b + 8 * (group % 2);
-            const moetune_u32 lo = moetune_u32(q[0]) | moetune_u32(q[1]) << 8 | moetune_u32(q[2]) << 16 |
-                                   moetune_u32(q[3]) << 24;
-            const moetune_u32 hi = moetune_u32(q[4]) | moetune_u32(q[5]) << 8 | moetune_u32(q[6]) << 16 |
-                                   moetune_u32(q[7]) << 24;
-            mxfp8_wide_words o;
-            mx_wide_group(lo, hi, scale, o.w);
-            out[group] = o;
+        moetune_u32 words[8], widened[16];
+        for (int i = 0; i < 8; ++i) {
+            const unsigned char* q = bytes[i / 4].b + 4 * (i % 4);
+            words[i] = moetune_u32(q[0]) | moetune_u32(q[1]) << 8 | moetune_u32(q[2]) << 16 | moetune_u32(q[3]) << 24;
         }
+        mx_wide_block(words, scale, widened);
+        mxfp8_wide_vector* out = reinterpret_cast<mxfp8_wide_vector*>(wide + b * 32);
+        for (int q = 0; q < 4; ++q)
+            out[q] = mxfp8_wide_vector{{widened[4 * q], widened[4 * q + 1], widened[4 * q + 2], widened[4 * q + 3]}};
     }
 }

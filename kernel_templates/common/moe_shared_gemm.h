@@ -14,7 +14,8 @@
 // buffer, the raw bytes of a later chunk are loaded into registers (16-byte loads) and chunk k + 1
 // is widened into the other buffer, side by side with the products: with warp products (mma.sync)
 // the loop body is one basic block that the compiler interleaves, with warpgroup products (WGMMA)
-// the products run asynchronously while the warps widen.
+// the products run asynchronously while the warps widen. WGMMA with 128-row tiles keeps a third
+// buffer (kBuffers), so a chunk's products may still run through the next chunk's barrier.
 //
 // With warpgroup products the activations arrive pre-widened (act_wide, the wide layout of
 // mx_bf16_widen.h, whose 16-byte units are exactly those of the wgmma layout): they are copied into
@@ -51,9 +52,14 @@ struct MxMoeSharedGemm {
     // The wgmma layout repeats every 1024 bytes and must start on such a boundary; the dynamic
     // shared memory starts after the kernel's static tables, so WGMMA takes 1024 bytes to align.
     static constexpr int kAlignSlack = WGMMA ? 1024 : 0;
+    // WGMMA with 128-row tiles (one workgroup per SM already, by its registers) takes a third buffer
+    // where it fits the SM's 227 KB: the products of a chunk then keep running through the next
+    // chunk's barrier (the loop waits for the chunk before's), instead of draining before every
+    // barrier with nothing else on the SM to fill the gap.
+    static constexpr int kBuffers = WGMMA && TILE_M == 128 && 3 * kBufferBytes + kAlignSlack <= 227 * 1024 ? 3 : 2;
     // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
     // computes the same).
-    static constexpr int kSharedBytes = 2 * kBufferBytes + kAlignSlack;
+    static constexpr int kSharedBytes = kBuffers * kBufferBytes + kAlignSlack;
     static_assert(!WGMMA || (WARPS_N == 1 && WARP_M == 16 && TILE_M % 64 == 0),
                   "_wgmma: warpgroups of 64 rows over the whole tile width");
     // Whether the activations come pre-widened (act_wide) and are copied, not widened; the host
@@ -191,9 +197,10 @@ private:
             const int after = k128 + 2 < k128_count ? k128 + 2 : k128_count - 1;
             Staged ahead;
             stage_load(ahead, src, after);
-            const int current_units = (k128 & 1) * (kBufferBytes / 16);
-            unsigned char* other = shared + ((k128 + 1) & 1) * kBufferBytes;
-            // The other buffer's last readers, the products of chunk k - 1, finished before the barrier.
+            const int current_units = (k128 % kBuffers) * (kBufferBytes / 16);
+            unsigned char* other = shared + ((k128 + 1) % kBuffers) * kBufferBytes;
+            // The other buffer's last readers, the products of chunk k + 1 - kBuffers, finished
+            // before the barrier.
             copy_wide_acts(src, other, next);
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
@@ -214,10 +221,15 @@ private:
             staged = ahead;
             mx_cp_async_wait_all();
             mx_fence_shared_for_async();
-            mx_wgmma_wait_all();
+            // Three buffers: this chunk's products may run on through the barrier, as long as the
+            // chunk before's are done (their buffer is the next one filled).
+            if constexpr (kBuffers == 3) mx_wgmma_wait_one();
+            else mx_wgmma_wait_all();
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             __syncthreads();
         }
+        mx_wgmma_wait_all();
+        for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
 #else
         (void)act_wide, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
         // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.

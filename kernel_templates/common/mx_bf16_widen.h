@@ -118,6 +118,17 @@ MOETUNE_HD void mx_wide_group(moetune_u32 lo, moetune_u32 hi, unsigned char scal
     mx_e4m3x4_to_bf16x2_scaled(hi, s, out[2], out[3]);
 }
 
+// One 32-element MXFP8 block in the wide layout: its e4m3 bytes as 8 little-endian words (word i =
+// elements 4i..4i+3) at e8m0 scale `scale` -> 16 words, its 4 wide groups in order. What
+// mxfp8_widen.hip and mxfp8_quant_wide (mxfp8_quant.hip) store and formats::widen_mxfp8 computes.
+MOETUNE_HD void mx_wide_block(const moetune_u32 (&values)[8], unsigned char scale, moetune_u32 (&out)[16]) {
+    for (int group = 0; group < 4; ++group) {
+        moetune_u32 words[4];
+        mx_wide_group(values[2 * group], values[2 * group + 1], scale, words);
+        for (int w = 0; w < 4; ++w) out[4 * group + w] = words[w];
+    }
+}
+
 // Where element j (0..7) of an 8-element group sits in its wide group.
 MOETUNE_HD int mx_wide_position(int j) { return (j & 4) | ((j & 1) << 1) | ((j >> 1) & 1); }
 

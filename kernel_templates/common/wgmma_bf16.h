@@ -26,6 +26,8 @@ __device__ inline void mx_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned
 // Closes the products issued so far into a group, and waits until no group is pending.
 __device__ inline void mx_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ inline void mx_wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+// Waits until at most one group is pending: the one committed last may still run.
+__device__ inline void mx_wgmma_wait_one() { asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); }
 // Makes this thread's ordinary shared-memory stores visible to the products (the async proxy);
 // a barrier must follow before another thread's products read them.
 __device__ inline void mx_fence_shared_for_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }

@@ -112,3 +112,17 @@ TEST_CASE("shared memory holds only the row tables") {
     CHECK(estimate_resources(parse("moetune_moe1_afp8_wfp4_bf16_t128x64x128_gui")).shared_memory_bytes == 128 * 8);
     CHECK(estimate_resources(parse("moetune_moe2_afp8_wfp4_bf16_t64x128x256_atomic")).shared_memory_bytes == 64 * 16);
 }
+
+// The operand buffers of _smem (MxMoeSharedGemm::kSharedBytes): two of 256 bytes per row, 1024
+// more to align them for _wgmma, and a third where a 128-row _wgmma tile fits 227 KB with it.
+TEST_CASE("shared operands: two buffers, three for 128-row wgmma tiles that fit") {
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x64x128_gui")) == 0);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_mbf16_gui")) ==
+          2 * 256 * (64 + 128));
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui")) ==
+          2 * 256 * (64 + 128) + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui")) ==
+          3 * 256 * (128 + 128) + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_smem_wgmma_mbf16")) ==
+          2 * 256 * (128 + 256) + 1024);
+}

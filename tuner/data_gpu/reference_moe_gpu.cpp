@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/grid_limits.h"
 #include "data_gpu/launch_grid.h"
 #include "data_gpu/moe_sorting_gpu.h"
 #include "formats/mx_quantize.h"
@@ -39,7 +40,7 @@ void grouped_gemm(const DataKernels& kernels, const DeviceSortedRouting& sorted,
                   const gpu::Stream& stream) {
     using namespace kernel_names;
     const long long m_blocks = max_num_m_blocks(sorted.tokens, sorted.topk, sorted.experts, sorted.block_m);
-    require(m_blocks <= 65535, "too many routed rows for one launch (" + std::to_string(m_blocks) + " row tiles)");
+    require(m_blocks <= kMaxGridY, "too many routed rows for one launch (" + std::to_string(m_blocks) + " row tiles)");
     const gpu::Dim3 grid{static_cast<unsigned>((n_dim + kGemmTileN - 1) / kGemmTileN), static_cast<unsigned>(m_blocks)};
     const int routed = a_row_is_routed_row ? 1 : 0;
     kernels.kernel(kGroupedGemm)

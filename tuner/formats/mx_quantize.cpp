@@ -125,19 +125,19 @@ void dequantize_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> 
 void widen_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
                  std::span<uint16_t> wide) {
     check_sizes("widen_mxfp8", rows, cols, wide.size(), values.size(), size_t(cols), scales.size());
-    for (size_t b = 0; b < scales.size(); ++b)
-        for (int group = 0; group < kMxBlock / 8; ++group) {
-            const uint8_t* v = values.data() + b * kMxBlock + 8 * group;
-            const moetune_u32 lo = moetune_u32(v[0]) | moetune_u32(v[1]) << 8 | moetune_u32(v[2]) << 16 | moetune_u32(v[3]) << 24;
-            const moetune_u32 hi = moetune_u32(v[4]) | moetune_u32(v[5]) << 8 | moetune_u32(v[6]) << 16 | moetune_u32(v[7]) << 24;
-            moetune_u32 words[4];
-            mx_wide_group(lo, hi, scales[b], words);
-            uint16_t* out = wide.data() + b * kMxBlock + 8 * group;
-            for (int w = 0; w < 4; ++w) {
-                out[2 * w] = uint16_t(words[w] & 0xFFFFu);
-                out[2 * w + 1] = uint16_t(words[w] >> 16);
-            }
+    for (size_t b = 0; b < scales.size(); ++b) {
+        moetune_u32 words[8], widened[16];
+        for (int i = 0; i < 8; ++i) {
+            const uint8_t* v = values.data() + b * kMxBlock + 4 * i;
+            words[i] = moetune_u32(v[0]) | moetune_u32(v[1]) << 8 | moetune_u32(v[2]) << 16 | moetune_u32(v[3]) << 24;
         }
+        mx_wide_block(words, scales[b], widened);
+        uint16_t* out = wide.data() + b * kMxBlock;
+        for (int w = 0; w < 16; ++w) {
+            out[2 * w] = uint16_t(widened[w] & 0xFFFFu);
+            out[2 * w + 1] = uint16_t(widened[w] >> 16);
+        }
+    }
 }
 
 }  // namespace moetune::formats

@@ -35,7 +35,7 @@ void dequantize_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> 
                       std::span<float> out);
 
 // MXFP8 -> the wide layout that the bf16 path's register-fed and _wgmma kernels read (bf16 [rows, cols]; per
-// element and order: kernel_templates/common/mx_bf16_widen.h, mx_wide_group).
+// element and order: kernel_templates/common/mx_bf16_widen.h, mx_wide_block).
 void widen_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
                  std::span<uint16_t> wide);
 

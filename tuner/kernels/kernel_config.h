@@ -63,7 +63,8 @@ struct KernelConfig {
     bool shared_operands = false;
     // With shared operands: Hopper warpgroup products (wgmma, sm_90a) straight from shared memory,
     // issued asynchronously so the next chunk's widening overlaps them. One warp per 16 rows
-    // (warps = tile_m / 16, whole warpgroups of 64 rows over the tile's width).       token _wgmma
+    // (warps = tile_m / 16, whole warpgroups of 64 rows over the tile's width); 128-row tiles take a
+    // third buffer where it fits (kernels::dynamic_shared_bytes).                      token _wgmma
     bool wgmma = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)

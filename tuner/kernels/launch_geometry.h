@@ -2,6 +2,7 @@
 // Grid and block of one candidate kernel for one problem, as the templates in kernel_templates/
 // expect them: x walks the sorted-row tiles and y the N tiles, or the other way round where
 // n_tiles_fastest(config). Pure arithmetic, no GPU SDK.
+#include "common/grid_limits.h"
 #include "data/moe_problem.h"
 #include "kernels/kernel_config.h"
 
@@ -21,9 +22,6 @@ struct LaunchGeometry {
 // sum_e ceil(c_e / bm) <= floor(M*topk / bm) + min(E, M*topk). Launching only these (instead of
 // all max_num_m_blocks) matters at few tokens, where most blocks of the worst case are empty.
 long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m);
-
-// The grid's y limit (CUDA and HIP alike); x reaches 2^31 - 1.
-inline constexpr long long kMaxGridY = 65535;
 
 // Throws std::invalid_argument when the config does not tile the shape (pruning rejects those), or
 // when its row tiles do not fit the grid's y dimension (n_tiles_fastest, ~800 thousand tokens).

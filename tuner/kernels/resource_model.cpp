@@ -51,7 +51,10 @@ constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 // accumulators twice over (ptxas keeps the two chunks of staged words and their widening in flight
 // beside the asynchronous products, which grows with the tile). Fit to ptxas -v (sm_90a, CUDA
 // 13.0) over 64/128 x 64/128 tiles: within 18 registers; 256-wide tiles estimate 360 and are
-// pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads).
+// pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads, 164 bytes
+// with them). With the third buffer of 128-row tiles (MxMoeSharedGemm::kBuffers) ptxas keeps
+// 128x128 at 178 registers against 232 estimated: high, but on the side that keeps the kernel (and
+// 128x256 still spills 164 bytes at 255, so its pruning stands).
 constexpr SharedOperandsCost kWgmmaCost = {104, 8, 0};
 
 }  // namespace
@@ -110,8 +113,13 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
 }
 
 int dynamic_shared_bytes(const KernelConfig& c) {
-    // wgmma: 1024 more to align the buffers to the swizzle's 1024-byte period.
-    return c.shared_operands ? 2 * 256 * (c.tile_m + c.tile_n) + (c.wgmma ? 1024 : 0) : 0;
+    if (!c.shared_operands) return 0;
+    // wgmma: 1024 more to align the buffers to the swizzle's 1024-byte period, and with 128-row
+    // tiles a third buffer where it fits sm_90's 227 KB (MxMoeSharedGemm::kBuffers).
+    const int buffer = 256 * (c.tile_m + c.tile_n);
+    const int align = c.wgmma ? 1024 : 0;
+    const int buffers = c.wgmma && c.tile_m == 128 && 3 * buffer + align <= 227 * 1024 ? 3 : 2;
+    return buffers * buffer + align;
 }
 
 }  // namespace moetune::kernels

@@ -33,9 +33,9 @@ struct ResourceEstimate {
 // Requires warp_grid(c) to exist (throws std::invalid_argument otherwise).
 ResourceEstimate estimate_resources(const KernelConfig& c);
 
-// Dynamic shared memory a launch of `c` needs: the two bf16 operand buffers of _smem (256 bytes per
-// activation and per weight row each, and 1024 to align them for _wgmma; MxMoeSharedGemm::kSharedBytes),
-// else 0.
+// Dynamic shared memory a launch of `c` needs: the bf16 operand buffers of _smem (256 bytes per
+// activation and per weight row each; two, or three for _wgmma with 128-row tiles where they fit
+// 227 KB; and 1024 to align them for _wgmma; MxMoeSharedGemm::kSharedBytes), else 0.
 int dynamic_shared_bytes(const KernelConfig& c);
 
 }  // namespace moetune::kernels

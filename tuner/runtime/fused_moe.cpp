@@ -93,8 +93,12 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         configs.push_back(p.configs.stage2);
         needs.stage1_bf16 = needs.stage1_bf16 || !p.configs.stage1.fused_mxfp8_out;
         needs.partials = needs.partials || p.configs.stage2.mode == kernels::Stage2Mode::reduce;
-        needs.act_wide = needs.act_wide || kernels::reads_wide_activations(p.configs.stage1);
-        needs.stage1_wide = needs.stage1_wide || kernels::reads_wide_activations(p.configs.stage2);
+        const bool stage1_wide = kernels::reads_wide_activations(p.configs.stage1);
+        const bool stage2_wide = kernels::reads_wide_activations(p.configs.stage2);
+        needs.act_wide = needs.act_wide || stage1_wide;
+        needs.act_mxfp8 = needs.act_mxfp8 || !stage1_wide;
+        needs.stage1_wide = needs.stage1_wide || stage2_wide;
+        needs.stage1_mxfp8 = needs.stage1_mxfp8 || !stage2_wide;
         needs.block_ms.insert(p.plan.block_m);
     }
     stage_kernels.load(configs, info.arch, cache);
