@@ -5,7 +5,7 @@
 // MXFP8 values widened (args.out_wide) for a stage 2 that reads the wide layout.
 //
 // Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
-//   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128)
+//   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128; 256 with WGMMA)
 //   TILE_N   W1 rows (gate+up, interleaved) per CTA
 //   WARPS_M x WARPS_N  warps per K-group; warp (wm, wn) owns rows wm*TILE_M/WARPS_M.. and W1 rows
 //            wn*TILE_N/WARPS_N.. of the tile

@@ -5,7 +5,7 @@
 //           (deterministic, and the only choice when M*model_dim*2 bytes exceed what atomics allow).
 //
 // Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
-//   TILE_M   sorted rows per CTA (16, 32, 64, 128); SORT_BM the moe_sorting block size, a
+//   TILE_M   sorted rows per CTA (16, 32, 64, 128; 256 with WGMMA); SORT_BM the moe_sorting block size, a
 //            multiple of TILE_M (AITER's _sbm: a stage-2 tile may be half the sort block)
 //   TILE_N   model_dim columns per CTA
 //   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH, SHARED_OPERANDS as in stage 1 (tile_k =

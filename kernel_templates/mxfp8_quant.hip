@@ -96,10 +96,7 @@ __global__ void __launch_bounds__(THREADS)
         mxfp8_bytes16 bytes[2];
         const unsigned char scale = mxfp8_quantize_block<unsigned short, false, false>(x, b, aligned, bytes);
         moetune_u32 words[8], widened[16];
-        for (int i = 0; i < 8; ++i) {
-            const unsigned char* q = bytes[i / 4].b + 4 * (i % 4);
-            words[i] = moetune_u32(q[0]) | moetune_u32(q[1]) << 8 | moetune_u32(q[2]) << 16 | moetune_u32(q[3]) << 24;
-        }
+        for (int i = 0; i < 8; ++i) words[i] = mx_e4m3_word(bytes[i / 4].b + 4 * (i % 4));
         mx_wide_block(words, scale, widened);
         mxfp8_wide_vector* out = reinterpret_cast<mxfp8_wide_vector*>(wide + b * 32);
         for (int q = 0; q < 4; ++q)

@@ -52,11 +52,9 @@ struct MxMoeSharedGemm {
     // The wgmma layout repeats every 1024 bytes and must start on such a boundary; the dynamic
     // shared memory starts after the kernel's static tables, so WGMMA takes 1024 bytes to align.
     static constexpr int kAlignSlack = WGMMA ? 1024 : 0;
-    // WGMMA with 128-row tiles (one workgroup per SM already, by its registers) takes a third buffer
-    // where it fits the SM's 227 KB: the products of a chunk then keep running through the next
-    // chunk's barrier (the loop waits for the chunk before's), instead of draining before every
-    // barrier with nothing else on the SM to fill the gap.
-    static constexpr int kBuffers = WGMMA && TILE_M == 128 && 3 * kBufferBytes + kAlignSlack <= 227 * 1024 ? 3 : 2;
+    // Two, or three for WGMMA tiles of 128 rows where they fit (mx_shared_operand_buffers); with
+    // three the loop waits for the chunk before's products only.
+    static constexpr int kBuffers = mx_shared_operand_buffers(WGMMA, TILE_M, TILE_N);
     // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
     // computes the same).
     static constexpr int kSharedBytes = kBuffers * kBufferBytes + kAlignSlack;
@@ -79,6 +77,10 @@ struct MxMoeSharedGemm {
     static constexpr int kWideUnits = TILE_M * 16;
     static constexpr int kWideUnitsPerThread = kWideActivations ? kWideUnits / kThreads : 0;
     static_assert(!kWideActivations || kWideUnits % kThreads == 0, "whole wide units per thread");
+    // WGMMA loop passes: two chunks where a thread stages several weight vectors (their copies cost
+    // ~30 moves a chunk); one where it stages one (256-row tiles, 512 threads: the second pass's
+    // registers made them spill at the 128 a thread has there, and one vector is 5 moves).
+    static constexpr int kChunksPerPass = kWeightPerThread > 1 ? 2 : 1;
 
     float acc[MT][NJ][4];
 
@@ -178,7 +180,7 @@ private:
         // loaded during the previous products, is widened beside the products of chunk k, so the
         // widening never waits for memory (one ahead left most of a load's latency exposed).
         const Sources src = sources(nullptr, nullptr, act_wide, tile_rows, w, w_scale, tile_n0, K);
-        copy_wide_acts(src, shared, 0);
+        copy_wide_acts(src, K, shared, 0);
         Staged staged;
         stage_load(staged, src, 0);
         store_weights<true>(staged, shared);
@@ -186,11 +188,11 @@ private:
         mx_cp_async_wait_all();
         mx_fence_shared_for_async();
         __syncthreads();
-        // Two chunks per pass: the staged words alternate between two register sets instead of
-        // being copied (`staged = ahead`, ~30 moves a chunk), and the compiler overlaps the widening
-        // of one chunk with the loads and descriptors of the next (4096 tokens, 128x128 tiles:
-        // stage 1 3706 -> 2814 us on the H200).
-#pragma unroll 2
+        // Two chunks per pass (kChunksPerPass): the staged words alternate between two register
+        // sets instead of being copied (`staged = ahead`, ~30 moves a chunk), and the compiler
+        // overlaps the widening of one chunk with the loads and descriptors of the next (4096 tokens,
+        // 128x128 tiles: stage 1 3706 -> 2814 us on the H200).
+#pragma unroll(kChunksPerPass)
         for (int k128 = 0; k128 < k128_count; ++k128) {
             // The last chunks reload the last one into the idle buffer (no branch, see run_warps).
             const int next = k128 + 1 < k128_count ? k128 + 1 : k128_count - 1;
@@ -201,7 +203,7 @@ private:
             unsigned char* other = shared + ((k128 + 1) % kBuffers) * kBufferBytes;
             // The other buffer's last readers, the products of chunk k + 1 - kBuffers, finished
             // before the barrier.
-            copy_wide_acts(src, other, next);
+            copy_wide_acts(src, K, other, next);
             for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
 #pragma unroll
@@ -258,8 +260,12 @@ private:
     struct Sources {
         const unsigned char* act[kActPairsPerThread + kWideActivations][2];
         const unsigned char* act_scale[kActPairsPerThread + kWideActivations][2];
-        const unsigned short* act_wide[kWideUnitsPerThread + !kWideActivations];  // unit tid % 16 of a row
-        unsigned act_wide_real;  // bit i: act_wide[i] is a real row, not padding
+        // Pre-widened: unit tid % 16 of rows act_wide_row[i] (K elements each) from act_wide_column.
+        // Row indices, not pointers: 256-row tiles copy 8 units per thread, and 8 pointers made
+        // them spill at the 128 registers of 512 threads.
+        const unsigned short* act_wide_column;
+        unsigned act_wide_row[kWideUnitsPerThread + !kWideActivations];
+        unsigned act_wide_real;  // bit i: act_wide_row[i] is a real row, not padding
         const unsigned char* weight[kWeightPerThread];
         const unsigned char* weight_scale[kWeightPerThread];
     };
@@ -271,11 +277,12 @@ private:
         Sources src;
         const int tid = int(threadIdx.x);
         const int k32_count = K / 32;
+        src.act_wide_column = act_wide + (tid % 16) * 8;
         src.act_wide_real = 0u;
 #pragma unroll
         for (int i = 0; i < kWideUnitsPerThread; ++i) {
             const int tile_row = tile_rows[(tid + i * kThreads) / 16];
-            src.act_wide[i] = act_wide + (long long)(tile_row >= 0 ? tile_row : 0) * K + (tid % 16) * 8;
+            src.act_wide_row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
             src.act_wide_real |= unsigned(tile_row >= 0) << i;
         }
 #pragma unroll
@@ -308,11 +315,15 @@ private:
     // Padding rows are zero-filled without a read: with few rows per expert most of a 128-row tile is
     // padding, and copying a real row for each of them from L2 (the MXFP8 loads read one through L1)
     // cost the 128-row stage 2 at 1024 tokens 15 % on the H200 (879 instead of 764 us).
-    __device__ static void copy_wide_acts(const Sources& src, unsigned char* buffer, int k128) {
-        const int tid = int(threadIdx.x);
+    __device__ static void copy_wide_acts(const Sources& src, int K, unsigned char* buffer, int k128) {
+        // Unit tid + i kThreads lies i kThreads / 16 rows (a multiple of 8: the same swizzle phase)
+        // below unit tid, i.e. i kThreads * 8 bytes further: constant offsets from one address.
+        static_assert(kThreads % 128 == 0, "whole swizzle periods of rows between a thread's units");
+        unsigned char* first = buffer + mx_wgmma_wide_act_offset(TILE_M, int(threadIdx.x));
+        const unsigned short* chunk = src.act_wide_column + k128 * 128;
 #pragma unroll
         for (int i = 0; i < kWideUnitsPerThread; ++i)
-            mx_cp_async16(buffer + mx_wgmma_wide_act_offset(TILE_M, tid + i * kThreads), src.act_wide[i] + k128 * 128,
+            mx_cp_async16(first + i * kThreads * 8, chunk + (unsigned long long)src.act_wide_row[i] * unsigned(K),
                           (src.act_wide_real >> i) & 1u);
     }
 

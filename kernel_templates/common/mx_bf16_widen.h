@@ -129,6 +129,13 @@ MOETUNE_HD void mx_wide_block(const moetune_u32 (&values)[8], unsigned char scal
     }
 }
 
+// Four e4m3 bytes in element order as one word of mx_wide_block's `values` (byte i = element i),
+// for the writers that hold the block as bytes (mxfp8_quant_wide, formats::widen_mxfp8).
+MOETUNE_HD moetune_u32 mx_e4m3_word(const unsigned char* bytes) {
+    return moetune_u32(bytes[0]) | moetune_u32(bytes[1]) << 8 | moetune_u32(bytes[2]) << 16 |
+           moetune_u32(bytes[3]) << 24;
+}
+
 // Where element j (0..7) of an 8-element group sits in its wide group.
 MOETUNE_HD int mx_wide_position(int j) { return (j & 4) | ((j & 1) << 1) | ((j >> 1) & 1); }
 

@@ -26,6 +26,20 @@
 // One row's 128-wide K chunk as bf16.
 constexpr int kMxSharedRowBytes = 256;
 
+// sm_90's opt-in shared memory per workgroup (wgmma is sm_90a only; the host's DeviceLimits holds
+// the same figure for launching).
+constexpr int kMxWgmmaSharedLimit = 227 * 1024;
+
+// Operand buffers of a shared-operand loop (moe_shared_gemm.h, MxMoeSharedGemm::kBuffers; the host's
+// kernels::dynamic_shared_bytes): two, and with warpgroup products on tiles of 128 rows and more
+// (one workgroup per SM) a third where it fits, so that a chunk's products run on through the next
+// chunk's barrier instead of draining with nothing else on the SM to fill the gap.
+MOETUNE_HD constexpr int mx_shared_operand_buffers(bool wgmma, int tile_m, int tile_n) {
+    const int buffer = (tile_m + tile_n) * kMxSharedRowBytes;
+    const int align = wgmma ? 1024 : 0;
+    return wgmma && tile_m >= 128 && 3 * buffer + align <= kMxWgmmaSharedLimit ? 3 : 2;
+}
+
 // The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
 // 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
 MOETUNE_HD int mx_wgmma_unit_offset(int rows, int row, int unit) {

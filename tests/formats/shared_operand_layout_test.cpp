@@ -75,7 +75,7 @@ int wgmma_weight_wavefronts(int tile_n, int threads, const std::function<int(int
 }  // namespace
 
 TEST_CASE("wgmma layout: every unit stored once, one wavefront per quarter warp") {
-    for (int tile_m : {64, 128}) {
+    for (int tile_m : {64, 128, 256}) {
         std::vector<int> written(tile_m * kMxSharedRowBytes / kUnit);
         CHECK(wgmma_act_wavefronts(tile_m, written) == 1);
         CHECK(each_once(written));
@@ -84,6 +84,18 @@ TEST_CASE("wgmma layout: every unit stored once, one wavefront per quarter warp"
             CHECK(wgmma_weight_wavefronts(tile_n, tile_m / 16 * 32, mx_shared_weight_lane<true>, b_written) == 1);
             CHECK(each_once(b_written));
         }
+    }
+}
+
+// copy_wide_acts addresses a thread's units from its first one: unit u + i * threads lies
+// i * threads * 8 bytes after unit u (whole swizzle periods of rows apart).
+TEST_CASE("wgmma layout: a thread's activation units lie a constant stride apart") {
+    for (int tile_m : {64, 128, 256}) {
+        const int threads = tile_m / 16 * 32;
+        for (int u = 0; u < threads; ++u)
+            for (int i = 0; i * threads < tile_m * 16; ++i)
+                CHECK(mx_wgmma_wide_act_offset(tile_m, u + i * threads) ==
+                      mx_wgmma_wide_act_offset(tile_m, u) + i * threads * 8);
     }
 }
 

@@ -77,8 +77,9 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
     }
 }
 
-TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide tiles") {
-    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0;
+TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide "
+          "tiles, 256-row sort blocks and 16 warps only as wgmma warpgroups") {
+    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0;
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         for (const KernelConfig& c : search_space(stage)) {
             INFO(kernel_name(c));
@@ -99,12 +100,17 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
                 CHECK(c.tile_k <= 256);
                 ++k_groups;
             }
-            if (c.stage == Stage::down) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
+            if (c.stage == Stage::down && !c.wgmma) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
+            if (sort_block_m(c) == 256 || c.warps == 16) {
+                CHECK(c.wgmma);
+                ++warpgroup_tiles;
+            }
         }
     }
     CHECK(streaming_knobs > 0);
     CHECK(k_groups > 0);
     CHECK(reduce > 0);
+    CHECK(warpgroup_tiles > 0);
     CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 330);
     CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 324);
 }
@@ -129,7 +135,8 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         }
         for (std::size_t i = 0; i < bf16.size(); ++i) CHECK(both[fp8.size() + i] == bf16[i]);
         // Shared operands (and with them wgmma) only on the bf16 path at tile_k 128, each beside its
-        // plain twin.
+        // plain twin; wgmma tiles the other loops do not take (256 rows and 16 warps; 8 stage-2 warps
+        // on 64 columns, whose warp products would be 8 columns wide) stand alone.
         CHECK_FALSE(bf16_shared.empty());
         for (const KernelConfig& c : bf16_shared) {
             INFO(kernel_name(c));
@@ -137,7 +144,9 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
             KernelConfig plain = c;
             plain.shared_operands = false;
             plain.wgmma = false;
-            CHECK(std::find(bf16_plain.begin(), bf16_plain.end(), plain) != bf16_plain.end());
+            const bool twin_expected =
+                !c.wgmma || (sort_block_m(c) <= 128 && (c.stage == Stage::gate_up || c.tile_n >= 16 * c.warps));
+            CHECK(twin_expected == (std::find(bf16_plain.begin(), bf16_plain.end(), plain) != bf16_plain.end()));
         }
     }
     CHECK(EnumerationOptions{}.mma_paths == std::vector<MmaPath>{MmaPath::fp8, MmaPath::bf16});
@@ -171,8 +180,8 @@ TEST_CASE("stage 2 offers tile_m = block_m and tile_m = block_m/2 for every sort
     const CandidateList list = enumerate_candidates(Stage::down, dsv41_flash_ep4(2048), sm90a());
     std::set<std::pair<int, int>> tile_and_block;
     for (const KernelConfig& c : list.kept) tile_and_block.insert({c.tile_m, sort_block_m(c)});
-    const std::set<std::pair<int, int>> expected = {{16, 16}, {16, 32}, {32, 32}, {32, 64},
-                                                    {64, 64}, {64, 128}, {128, 128}};
+    const std::set<std::pair<int, int>> expected = {{16, 16}, {16, 32}, {32, 32},   {32, 64},  {64, 64},
+                                                    {64, 128}, {128, 128}, {128, 256}, {256, 256}};
     CHECK(tile_and_block == expected);
 }
 

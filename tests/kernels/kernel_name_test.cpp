@@ -140,7 +140,8 @@ TEST_CASE("_smem stages the operands in shared memory: after _nt, before the MMA
 TEST_CASE("_wgmma follows _smem; warpgroups of 64 rows set the warps and the warp grid") {
     const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8";
     const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t64x64x128_atomic_w4_smem_wgmma_mbf16_sbm128";
-    for (const std::string& name : {s1, s2}) {
+    const std::string s3 = "moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16";
+    for (const std::string& name : {s1, s2, s3}) {
         std::string why;
         const auto c = parse_kernel_name(name, &why);
         INFO(name << ": " << why);
@@ -208,7 +209,7 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe2_afp8_wfp4_bf16_t64x256x128_nt_atomic", "'atomic' must come before 'nt'"},
         {"moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_reduce", "repeats"},
         {"moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_sbm32", "must be tile_m or 2*tile_m"},
-        {"moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_sbm256", "not a moe_sorting block size"},
+        {"moetune_moe2_afp8_wfp4_bf16_t256x256x128_atomic_sbm512", "not a moe_sorting block size"},
         {"moetune_moe1_afp8_wfp4_bf16_t24x128x256_gui", "tile_m 24"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x100x256_gui", "tile_n 100 must be a multiple of 32"},
         {"moetune_moe2_afp8_wfp4_bf16_t32x100x256_atomic", "tile_n 100 must be a multiple of 8"},

@@ -1,6 +1,7 @@
 // The resource model: the warp grid the templates get, the documented formulas of both MMA paths on
 // hand-computed examples, and the register counts ptxas reported for sm_90a (CUDA 13.0) that
 // calibrated them.
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
@@ -113,6 +114,40 @@ TEST_CASE("shared memory holds only the row tables") {
     CHECK(estimate_resources(parse("moetune_moe2_afp8_wfp4_bf16_t64x128x256_atomic")).shared_memory_bytes == 64 * 16);
 }
 
+// _wgmma: 32 + tile_n / 2 accumulators + 32 per weight vector a thread stages (the activations are
+// copied), against ptxas -v for sm_90a (CUDA 13.0, stage 1 with and without _fp8 and stage 2 alike):
+// at or below it by at most 31 where it fit, within the registers a thread of the workgroup has
+// (128 with 16 warps), and over them where ptxas spilled or gave up.
+TEST_CASE("wgmma registers track ptxas: within the workgroup's share where it fit, over it where it spilled") {
+    struct Wgmma {
+        const char* name;
+        int ptxas;  // 0 = spilled (128x256: 108 B, 64x256: 572 B) or did not fit 128 (256x256)
+    };
+    for (const Wgmma& m : {Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x64x128_w4_smem_wgmma_mbf16_gui", 128},
+                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8", 255},
+                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_mbf16", 96},
+                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui", 170},
+                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t256x64x128_w16_smem_wgmma_mbf16_gui_fp8", 102},
+                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16", 128},
+                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_w4_smem_wgmma_mbf16_gui", 0},
+                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_smem_wgmma_mbf16", 0},
+                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_mbf16_gui", 0}}) {
+        INFO(m.name);
+        const KernelConfig c = parse(m.name);
+        const int estimate = estimate_resources(c).registers_per_thread;
+        const int share = std::min(255, 65536 / (32 * c.warps));
+        if (m.ptxas == 0) {
+            CHECK(estimate > share);
+        } else {
+            CHECK(estimate <= m.ptxas);
+            CHECK(m.ptxas - estimate <= 31);
+            CHECK(estimate <= share);
+        }
+    }
+    // By hand: t256x128 with 16 warps, 512 weight vectors over 512 threads: 32 + 64 + 32.
+    CHECK(registers("moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui") == 128);
+}
+
 // The operand buffers of _smem (MxMoeSharedGemm::kSharedBytes): two of 256 bytes per row, 1024
 // more to align them for _wgmma, and a third where a 128-row _wgmma tile fits 227 KB with it.
 TEST_CASE("shared operands: two buffers, three for 128-row wgmma tiles that fit") {
@@ -125,4 +160,7 @@ TEST_CASE("shared operands: two buffers, three for 128-row wgmma tiles that fit"
           3 * 256 * (128 + 128) + 1024);
     CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_smem_wgmma_mbf16")) ==
           2 * 256 * (128 + 256) + 1024);
+    // 256 rows: a third buffer of 96 KB would not fit.
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui")) ==
+          2 * 256 * (256 + 128) + 1024);
 }

@@ -50,7 +50,10 @@ TEST_CASE("block_m heuristic: padding at few tokens, too many blocks at many") {
     const auto split = block_m_heuristic_reason(16, dsv41_flash_ep4(16384));
     REQUIRE(split);
     CHECK(split->rfind("heuristic: block_m 16 cuts each expert", 0) == 0);
-    CHECK_FALSE(block_m_heuristic_reason(128, dsv41_flash_ep4(1 << 20)));  // never the largest
+    // Never the largest block of every family, nor the wgmma-only 256.
+    CHECK_FALSE(block_m_heuristic_reason(128, dsv41_flash_ep4(1 << 20)));
+    CHECK_FALSE(block_m_heuristic_reason(256, dsv41_flash_ep4(1 << 20)));
+    CHECK(block_m_heuristic_reason(256, dsv41_flash_ep4(1024)));  // 53 rows an expert: mostly padding
 }
 
 TEST_CASE("default_config is a valid, heuristic-approved pair at every token count 1..16384") {
@@ -102,23 +105,25 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     check_default_names(512, limits, "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
     // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
-    // 4096 tokens (~213 rows): on 128-row blocks, two warpgroups; elsewhere than sm_90a the
-    // register-fed ones.
+    // 2048 tokens (~107 rows): on 128-row blocks, two warpgroups; 4096 tokens (~213 rows): on
+    // 256-row blocks, four; elsewhere than sm_90a the register-fed ones.
     check_default_names(1024, limits, "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
-    check_default_names(4096, limits, "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
+    check_default_names(2048, limits, "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
+    check_default_names(4096, limits, "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16");
     const auto amd = default_config(dsv41_flash_ep4(4096), *device_limits_for_arch("gfx950"));
     REQUIRE(amd);
     CHECK_FALSE(amd->stage1.wgmma);
     // 16384 tokens (~853 rows), register-fed (gfx950): 32 would cut an expert into 27 blocks, so
-    // 64, with cached loads; on sm_90a the 128-row warpgroup kernels.
+    // 64, with cached loads; on sm_90a the 256-row warpgroup kernels.
     const auto most = default_config(dsv41_flash_ep4(16384), *device_limits_for_arch("gfx950"));
     REQUIRE(most);
     CHECK(most->stage1.tile_m == 64);
     CHECK(most->stage1.mma == MmaPath::bf16);
     CHECK_FALSE(most->stage1.nontemporal_weights);
-    CHECK(default_config(dsv41_flash_ep4(16384), limits)->stage1.tile_m == 128);
+    CHECK(default_config(dsv41_flash_ep4(16384), limits)->stage1.tile_m == 256);
 }
 
 TEST_CASE("default_config shrinks tiles for awkward sizes and refuses impossible shapes") {

@@ -127,10 +127,7 @@ void widen_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scale
     check_sizes("widen_mxfp8", rows, cols, wide.size(), values.size(), size_t(cols), scales.size());
     for (size_t b = 0; b < scales.size(); ++b) {
         moetune_u32 words[8], widened[16];
-        for (int i = 0; i < 8; ++i) {
-            const uint8_t* v = values.data() + b * kMxBlock + 4 * i;
-            words[i] = moetune_u32(v[0]) | moetune_u32(v[1]) << 8 | moetune_u32(v[2]) << 16 | moetune_u32(v[3]) << 24;
-        }
+        for (int i = 0; i < 8; ++i) words[i] = mx_e4m3_word(values.data() + b * kMxBlock + 4 * i);
         mx_wide_block(words, scales[b], widened);
         uint16_t* out = wide.data() + b * kMxBlock;
         for (int w = 0; w < 16; ++w) {

@@ -39,9 +39,10 @@ bool plain_if_reduce(const KernelConfig& c) {
 }
 
 // 8 stage-2 warps (of one K-group) on 64 columns make 8- or 16-column warp blocks that reload the
-// activation fragment for every 8-16 columns; 4 warps cover those tiles.
+// activation fragment for every 8-16 columns; 4 warps cover those tiles. (_wgmma warps split the
+// rows, each over the whole width.)
 bool wide_enough_for_warps(const KernelConfig& c) {
-    return c.stage != Stage::down || c.tile_n >= 16 * (c.warps / c.k_warps);
+    return c.stage != Stage::down || c.wgmma || c.tile_n >= 16 * (c.warps / c.k_warps);
 }
 
 // K-groups put more weight loads in flight per tile, which pays where a few tiles stream weights
@@ -62,17 +63,25 @@ bool shared_operands_in_regime(const KernelConfig& c) {
     return !c.shared_operands || (c.tile_m >= 32 && !c.nontemporal_weights && c.warps >= 4);
 }
 
+// Sort blocks of 256 rows and 16 warps come only as the four warpgroups of a 256-row _wgmma tile
+// (or its half in stage 2, _sbm256): each widened weight serves 256 rows there, which is what
+// pays at thousands of tokens; the loops that widen per warp gain nothing from them.
+bool warpgroup_tiles_only(const KernelConfig& c) {
+    return c.wgmma || (sort_block_m(c) < 256 && c.warps <= 8);
+}
+
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
 // file compiles in CI in a few minutes on 2 cores (docs/kernel-names.md, "Search space"):
-//  - tile_m: every sort block 16..128 (few tokens: 16 for little padding; thousands: 128 to
-//    reuse each weight tile over more rows);
+//  - tile_m: every sort block 16..256 (few tokens: 16 for little padding; thousands: 128-256 to
+//    reuse each weight tile over more rows; 256 only as _wgmma warpgroups);
 //  - tile_n 64/128/256: narrow tiles give enough workgroups on 132 SMs when only ~5 experts are
 //    active (stage 1 at 1 token with tile_n 64: 5 x 4608/64 = 360), wide ones amortise the
 //    activation loads;
 //  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp;
-//  - warps 2/4/8 (stage 2: 4/8); the warp grid (resource_model.h) follows from tile and warps;
+//  - warps 2/4/8 (stage 2: 4/8), 16 for 256-row _wgmma tiles; the warp grid (resource_model.h)
+//    follows from tile and warps;
 //  - K-groups (_kw) 1/2/4 of those warps where weights stream: at one token stage 1 has 360
 //    workgroups of 64 W1 rows, ~2.7 per SM, and their warps alone cannot keep enough loads in
 //    flight (the weight stream ran at 0.5-1 TB/s without them);
@@ -95,11 +104,11 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
         base.mma = path;
         space.push_back(base);
     }
-    vary(space, {16, 32, 64, 128}, [](KernelConfig& c, int v) { c.tile_m = v; });
+    vary(space, {16, 32, 64, 128, 256}, [](KernelConfig& c, int v) { c.tile_m = v; });
     vary(space, {64, 128, 256}, [](KernelConfig& c, int v) { c.tile_n = v; });
     vary(space, {128, 256, 512}, [](KernelConfig& c, int v) { c.tile_k = v; });
-    if (stage == Stage::gate_up) vary(space, {2, 4, 8}, [](KernelConfig& c, int v) { c.warps = v; });
-    else vary(space, {4, 8}, [](KernelConfig& c, int v) { c.warps = v; });
+    if (stage == Stage::gate_up) vary(space, {2, 4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
+    else vary(space, {4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
     vary(space, {1, 2, 4}, [](KernelConfig& c, int v) { c.k_warps = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.nontemporal_weights = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.shared_operands = v; });
@@ -112,7 +121,8 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
-               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c);
+               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c) ||
+               !warpgroup_tiles_only(c);
     });
     return space;
 }

@@ -76,7 +76,8 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     if (c.out != DType::bf16)
         return "output dtype " + std::string(dtype_token(c.out)) + " is not implemented (only bf16)";
 
-    if (!is_one_of(c.tile_m, kSortBlockSizes)) return "tile_m " + to_string(c.tile_m) + " is not one of 16, 32, 64, 128";
+    if (!is_one_of(c.tile_m, kSortBlockSizes))
+        return "tile_m " + to_string(c.tile_m) + " is not one of 16, 32, 64, 128, 256";
     const int granule = warp_n_granule(c);
     if (c.tile_n <= 0 || c.tile_n % granule != 0 || c.tile_n > kMaxTileN)
         return "tile_n " + to_string(c.tile_n) + " must be a multiple of " + to_string(granule) + " up to " +
@@ -95,8 +96,8 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "smem (shared operands) needs the bf16 path (_mbf16), tile_k 128 and no K-groups";
     if (c.wgmma && (!c.shared_operands || c.tile_m % 64 != 0 || c.warps != c.tile_m / 16 || c.tile_n % 64 != 0 ||
                     c.tile_n > 256))
-        return "wgmma needs smem, warpgroups of 64 rows (tile_m 64 or 128 with tile_m / 16 warps) and tile_n 64, "
-               "128 or 256";
+        return "wgmma needs smem, warpgroups of 64 rows (tile_m 64, 128 or 256 with tile_m / 16 warps) and tile_n "
+               "64, 128 or 256";
 
     if (c.stage == Stage::gate_up) {
         if (c.sort_block != 0) return "sbm applies to stage 2 only (stage 1 tiles are the sort blocks)";
@@ -107,7 +108,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
             return "sbm" + to_string(c.sort_block) + " must be tile_m or 2*tile_m (" + to_string(c.tile_m) + " or " +
                    to_string(2 * c.tile_m) + ")";
         if (c.sort_block != 0 && !is_one_of(c.sort_block, kSortBlockSizes))
-            return "sbm" + to_string(c.sort_block) + " is not a moe_sorting block size (16, 32, 64, 128)";
+            return "sbm" + to_string(c.sort_block) + " is not a moe_sorting block size (16, 32, 64, 128, 256)";
     }
     return std::nullopt;
 }

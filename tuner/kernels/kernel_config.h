@@ -123,7 +123,7 @@ std::string_view mma_path_token(MmaPath p);
 std::optional<MmaPath> mma_path_from_token(std::string_view token);
 
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
-inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128};
+inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128, 256};
 // k_warps values (1 = no K split inside the workgroup).
 inline constexpr int kKWarps[] = {1, 2, 4};
 // tile_k values: K chunks of 128 per prefetch group (the templates' PIPE = tile_k / 128).

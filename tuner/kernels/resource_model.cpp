@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "common/shared_operand_layout.h"
+
 namespace moetune::kernels {
 namespace {
 
@@ -47,15 +49,15 @@ struct SharedOperandsCost {
 };
 constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 
-// _wgmma (warp blocks 16 x tile_n, so MT * NJ = tile_n / 8): 8 per MMA tile, i.e. the 4
-// accumulators twice over (ptxas keeps the two chunks of staged words and their widening in flight
-// beside the asynchronous products, which grows with the tile). Fit to ptxas -v (sm_90a, CUDA
-// 13.0) over 64/128 x 64/128 tiles: within 18 registers; 256-wide tiles estimate 360 and are
-// pruned (ptxas: 255 registers and 260-330 bytes of spill before the two-ahead loads, 164 bytes
-// with them). With the third buffer of 128-row tiles (MxMoeSharedGemm::kBuffers) ptxas keeps
-// 128x128 at 178 registers against 232 estimated: high, but on the side that keeps the kernel (and
-// 128x256 still spills 164 bytes at 255, so its pruning stands).
-constexpr SharedOperandsCost kWgmmaCost = {104, 8, 0};
+// _wgmma (warp blocks 16 x tile_n, so 4 * MT * NJ = tile_n / 2 accumulators): the activations are
+// copied (cp.async), so the staged vectors are the weight vectors only, ~32 registers each (two
+// chunks of them in flight, and their widening). Fit to ptxas -v (sm_90a, CUDA 13.0) over 64/128/256
+// x 64/128 tiles of both stages (128 x 64: 96 registers, 64 x 64: 128, 256 x 64: 102, 128 x 128:
+// 170, 256 x 128: 128 with 512 threads, 64 x 128: 255): exact or up to 31 low, which keeps every
+// kernel that fit; 256-wide tiles estimate >= 224 (>= 288 with 128 or fewer threads) and are
+// pruned (ptxas: 108-572 bytes of spill at 255 registers; 256 x 256 does not compile within the
+// 128 registers of 512 threads).
+constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 
 }  // namespace
 
@@ -100,7 +102,8 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
     if (c.shared_operands) {
         const int threads = 32 * c.warps;
-        const int staged = (8 * c.tile_m + threads - 1) / threads + (4 * c.tile_n + threads - 1) / threads;
+        const int staged_acts = c.wgmma ? 0 : (8 * c.tile_m + threads - 1) / threads;
+        const int staged = staged_acts + (4 * c.tile_n + threads - 1) / threads;
         const SharedOperandsCost& s = c.wgmma ? kWgmmaCost : kSharedOperandsCost;
         return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
                                 s.fixed + s.per_mma_tile * mt * nj + s.per_staged_vector * staged};
@@ -114,12 +117,11 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
 
 int dynamic_shared_bytes(const KernelConfig& c) {
     if (!c.shared_operands) return 0;
-    // wgmma: 1024 more to align the buffers to the swizzle's 1024-byte period, and with 128-row
-    // tiles a third buffer where it fits sm_90's 227 KB (MxMoeSharedGemm::kBuffers).
-    const int buffer = 256 * (c.tile_m + c.tile_n);
+    // The template's own rule for the buffers (MxMoeSharedGemm::kSharedBytes); wgmma: 1024 more to
+    // align them to the swizzle's 1024-byte period.
+    const int buffer = kMxSharedRowBytes * (c.tile_m + c.tile_n);
     const int align = c.wgmma ? 1024 : 0;
-    const int buffers = c.wgmma && c.tile_m == 128 && 3 * buffer + align <= 227 * 1024 ? 3 : 2;
-    return buffers * buffer + align;
+    return mx_shared_operand_buffers(c.wgmma, c.tile_m, c.tile_n) * buffer + align;
 }
 
 }  // namespace moetune::kernels

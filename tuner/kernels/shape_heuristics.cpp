@@ -17,13 +17,16 @@ constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
 constexpr double kDefaultKGroupWorkgroupsPerSm = 2.0;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
-constexpr int kLargestBlock = kSortBlockSizes[std::size(kSortBlockSizes) - 1];
+// The largest sort block of every kernel family (256 rows are _wgmma tiles only, sm_90a): never cut
+// for making too many blocks, and the largest of the default's general tiers (its sm_90a _wgmma
+// tier takes 256), so that every target keeps candidates and a default at any token count.
+constexpr int kLargestBlock = 128;
 
 // The smallest sort block that holds the rows of an average active expert (the largest if none does).
 int fitting_block_m(double rows) {
     for (int b : kSortBlockSizes)
         if (b >= rows) return b;
-    return kLargestBlock;
+    return kSortBlockSizes[std::size(kSortBlockSizes) - 1];
 }
 
 // The default's sort block: the fitting one, but no larger than the largest streaming block (32), and
@@ -32,7 +35,7 @@ int fitting_block_m(double rows) {
 int default_block_m(double rows) {
     const int fit = std::min(fitting_block_m(rows), kLargestStreamingBlock);
     for (int b : kSortBlockSizes)
-        if (b >= fit && b * kMaxBlocksPerExpert >= rows) return b;
+        if (b >= fit && b <= kLargestBlock && b * kMaxBlocksPerExpert >= rows) return b;
     return kLargestBlock;
 }
 
@@ -156,13 +159,15 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
 
     // Where an average active expert fills a 64-row sort block (from ~1000 tokens of DSv4.1-Flash),
     // Hopper's warpgroup kernels with shared operands, one warpgroup per 64 rows of the block that
-    // fits an expert, up to 128 (2 warpgroups). Measured on the H200 (docs/kernel-design.md,
+    // fits an expert, up to 256 (4 warpgroups). Measured on the H200 (docs/kernel-design.md,
     // "Shared operands and wgmma" and "The wgmma loop after profiling"): at 1024 tokens (64-row
     // blocks) stage 1 t64x128x128_w4_smem_wgmma 1019 us and stage 2 524 us, against 1408 and 707
     // for the 128-row tiles and 1614 and 818 for the best register-fed kernels; from 2048 tokens
     // (128-row blocks) the sweep's winners are t128x128x128_smem_wgmma in both stages (4096 tokens:
-    // 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles).
-    const int wgmma_rows = std::min(fitting_block_m(rows_per_active_expert(shape)), 128);
+    // 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles), and where an expert's rows outgrow
+    // 128, 256-row tiles of 4 warpgroups (16 warps; 4096 tokens: 1954 + 1068 us against 2441 + 1312
+    // for the 128-row tiles, "256-row wgmma tiles" in docs/kernel-design.md).
+    const int wgmma_rows = fitting_block_m(rows_per_active_expert(shape));
     if (limits.arch == "sm_90a" && wgmma_rows >= 64 && !block_m_heuristic_reason(wgmma_rows, shape)) {
         KernelConfig w1 = s1, w2 = s2;
         for (KernelConfig* c : {&w1, &w2}) {
