@@ -80,10 +80,6 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
-struct alignas(16) mxfp8_wide_vector {
-    moetune_u32 w[4];
-};
-
 // bf16 rows with dynamic scales straight to the wide layout: what mxfp8_quant and then mxfp8_widen
 // write, bit for bit (the same block quantisation, the same mx_wide_block).
 template <int THREADS>
@@ -98,8 +94,6 @@ __global__ void __launch_bounds__(THREADS)
         moetune_u32 words[8], widened[16];
         for (int i = 0; i < 8; ++i) words[i] = mx_e4m3_word(bytes[i / 4].b + 4 * (i % 4));
         mx_wide_block(words, scale, widened);
-        mxfp8_wide_vector* out = reinterpret_cast<mxfp8_wide_vector*>(wide + b * 32);
-        for (int q = 0; q < 4; ++q)
-            out[q] = mxfp8_wide_vector{{widened[4 * q], widened[4 * q + 1], widened[4 * q + 2], widened[4 * q + 3]}};
+        mx_store_wide_block(wide + b * 32, widened);
     }
 }

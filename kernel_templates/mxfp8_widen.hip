@@ -4,25 +4,19 @@
 // bits in one pass.) One thread per 32-element block: two 16-byte loads of values, four 16-byte stores.
 #include "common/mx_bf16_widen.h"
 
-struct alignas(16) mxfp8_widen_vector {
-    moetune_u32 w[4];
-};
-
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_widen(const unsigned char* __restrict__ values, const unsigned char* __restrict__ scales,
                 unsigned long long blocks, unsigned short* __restrict__ wide) {
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
-        const mxfp8_widen_vector* in = reinterpret_cast<const mxfp8_widen_vector*>(values + b * 32);
-        mxfp8_widen_vector* out = reinterpret_cast<mxfp8_widen_vector*>(wide + b * 32);
+        const mx_wide_vector* in = reinterpret_cast<const mx_wide_vector*>(values + b * 32);
         moetune_u32 words[8], widened[16];
         for (int half = 0; half < 2; ++half) {
-            const mxfp8_widen_vector v = in[half];
+            const mx_wide_vector v = in[half];
             for (int w = 0; w < 4; ++w) words[4 * half + w] = v.w[w];
         }
         mx_wide_block(words, scales[b], widened);
-        for (int q = 0; q < 4; ++q)
-            out[q] = mxfp8_widen_vector{{widened[4 * q], widened[4 * q + 1], widened[4 * q + 2], widened[4 * q + 3]}};
+        mx_store_wide_block(wide + b * 32, widened);
     }
 }

@@ -14,8 +14,8 @@
 // buffer, the raw bytes of a later chunk are loaded into registers (16-byte loads) and chunk k + 1
 // is widened into the other buffer, side by side with the products: with warp products (mma.sync)
 // the loop body is one basic block that the compiler interleaves, with warpgroup products (WGMMA)
-// the products run asynchronously while the warps widen. WGMMA with 128-row tiles keeps a third
-// buffer (kBuffers), so a chunk's products may still run through the next chunk's barrier.
+// the products run asynchronously while the warps widen. WGMMA tiles of 128 rows keep a third
+// buffer where it fits (kBuffers), so a chunk's products may still run through the next barrier.
 //
 // With warpgroup products the activations arrive pre-widened (act_wide, the wide layout of
 // mx_bf16_widen.h, whose 16-byte units are exactly those of the wgmma layout): they are copied into

@@ -129,6 +129,18 @@ MOETUNE_HD void mx_wide_block(const moetune_u32 (&values)[8], unsigned char scal
     }
 }
 
+// Stores mx_wide_block's 16 words at `block` (the block's 32 wide elements, 16-byte aligned) as four
+// 16-byte vectors: the store of both kernels that write the wide layout (mxfp8_widen.hip,
+// mxfp8_quant_wide in mxfp8_quant.hip).
+struct alignas(16) mx_wide_vector {
+    moetune_u32 w[4];
+};
+MOETUNE_HD void mx_store_wide_block(unsigned short* block, const moetune_u32 (&widened)[16]) {
+    mx_wide_vector* out = reinterpret_cast<mx_wide_vector*>(block);
+    for (int q = 0; q < 4; ++q)
+        out[q] = mx_wide_vector{{widened[4 * q], widened[4 * q + 1], widened[4 * q + 2], widened[4 * q + 3]}};
+}
+
 // Four e4m3 bytes in element order as one word of mx_wide_block's `values` (byte i = element i),
 // for the writers that hold the block as bytes (mxfp8_quant_wide, formats::widen_mxfp8).
 MOETUNE_HD moetune_u32 mx_e4m3_word(const unsigned char* bytes) {
