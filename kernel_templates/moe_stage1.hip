@@ -7,8 +7,8 @@
 // Tile parameters (template arguments, set from a KernelConfig; see docs/kernel-names.md):
 //   TILE_M   sorted rows per CTA = moe_sorting block_m (16, 32, 64, 128; 256 with WGMMA)
 //   TILE_N   W1 rows (gate+up, interleaved) per CTA
-//   WARPS_M x WARPS_N  warps per K-group; warp (wm, wn) owns rows wm*TILE_M/WARPS_M.. and W1 rows
-//            wn*TILE_N/WARPS_N.. of the tile
+//   WARPS_M x WARPS_N  warps per K-group, each owning a (TILE_M/WARPS_M) x (TILE_N/WARPS_N) block of
+//            the tile (which warp owns which: mx_warp_origin, common/moe_gemm.h)
 //   WARPS_K  K-groups (_kw): each walks every WARPS_K-th prefetch group of K, and they sum through
 //            shared memory before group 0 runs the epilogue (common/moe_gemm.h)
 //   PIPE     128-wide K chunks per weight prefetch group (tile_k = 128 * PIPE); two groups are
@@ -20,6 +20,7 @@
 //   SHARED_OPERANDS  (_smem) the workgroup widens each K chunk once into shared memory and the
 //            warps multiply from there (common/moe_shared_gemm.h; bf16 path, one K-group, PIPE 1)
 //   WGMMA    (_wgmma, with _smem) Hopper warpgroup products from shared memory, 64-row warpgroups
+//            over the whole tile width or (WARPS_N = 2) over half of it
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
@@ -59,8 +60,9 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
-    const int m0 = (mn_warp / WARPS_N) * WARP_M;
-    const int n0 = tile_n0 + (mn_warp % WARPS_N) * WARP_N;
+    int m0, n0;
+    mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
+    n0 += tile_n0;
 
     // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate
     // rows then the 16 up rows of the same output columns, i.e. n8 tiles (4p, 4p+1) are gate and

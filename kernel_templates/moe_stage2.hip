@@ -54,8 +54,9 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
-    const int m0 = (mn_warp / WARPS_N) * WARP_M;
-    const int n0 = tile_n0 + (mn_warp % WARPS_N) * WARP_N;
+    int m0, n0;
+    mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
+    n0 += tile_n0;
 
     // Epilogue, on either main loop's accumulators.
     auto epilogue = [&](const auto& gemm) {

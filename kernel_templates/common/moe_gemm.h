@@ -253,6 +253,24 @@ __device__ inline int mx_n_tile() {
     return int(N_FASTEST ? blockIdx.x : blockIdx.y);
 }
 
+// Where warp `mn_warp` (of one K-group) starts inside the tile: m0 rows and n0 columns down and
+// right of its corner. Warp products: N fastest over the WARPS_M x WARPS_N grid. Warpgroup products
+// (WGMMA): the hardware gives warp i of a warpgroup rows 16i.. of the warpgroup's 64, so warpgroups
+// of four consecutive warps cover the rows first (WARPS_M / 4 of them) and then the column blocks
+// (with one column block both orders are the same).
+template <int WARPS_M, int WARPS_N, int WARP_M, int WARP_N, bool WGMMA>
+__device__ inline void mx_warp_origin(int mn_warp, int& m0, int& n0) {
+    if constexpr (WGMMA && WARPS_N > 1) {
+        static_assert(WARP_M == 16 && WARPS_M % 4 == 0, "warpgroups of four 16-row warps");
+        const int warpgroup = mn_warp / 4;
+        m0 = (warpgroup % (WARPS_M / 4)) * 64 + (mn_warp % 4) * 16;
+        n0 = (warpgroup / (WARPS_M / 4)) * WARP_N;
+    } else {
+        m0 = (mn_warp / WARPS_N) * WARP_M;
+        n0 = (mn_warp % WARPS_N) * WARP_N;
+    }
+}
+
 // Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory: the token of each
 // row (-1 for padding, whose token field is M) and its top-k slot.
 template <int TILE_M>

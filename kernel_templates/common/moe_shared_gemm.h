@@ -36,8 +36,10 @@
 // WGMMA (_wgmma, sm_90a): the products are Hopper warpgroup products straight from shared memory,
 // issued asynchronously before the widening of the next chunk, so the tensor cores and the widening
 // run side by side; operands then lie in the 128-byte-swizzled K-major layout the descriptors read
-// (below). Each warpgroup (4 warps) owns 64 rows x TILE_N columns: WARPS_N = 1, warp blocks of 16
-// rows. Elsewhere the warps multiply with warp products (mma.sync).
+// (below). Each warpgroup (4 warps, warp blocks of 16 rows) owns 64 rows x TILE_N / WARPS_N columns:
+// WARPS_N = 1 (one warpgroup per 64 rows) or 2 (two, each over half the width: twice the warps on
+// the same tile, each widening half as many weights; mx_warp_origin says which warp is where).
+// Elsewhere the warps multiply with warp products (mma.sync).
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, bool NON_TEMPORAL, bool WGMMA>
 struct MxMoeSharedGemm {
     static constexpr int kThreads = WARPS_M * WARPS_N * 32;
@@ -58,8 +60,9 @@ struct MxMoeSharedGemm {
     // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
     // computes the same).
     static constexpr int kSharedBytes = kBuffers * kBufferBytes + kAlignSlack;
-    static_assert(!WGMMA || (WARPS_N == 1 && WARP_M == 16 && TILE_M % 64 == 0),
-                  "_wgmma: warpgroups of 64 rows over the whole tile width");
+    static_assert(!WGMMA || (WARP_M == 16 && TILE_M % 64 == 0 && (WARPS_N == 1 || WARPS_N == 2) &&
+                             WARP_N % 64 == 0),
+                  "_wgmma: warpgroups of 64 rows over the whole tile width or half of it (64-256 columns)");
     // Whether the activations come pre-widened (act_wide) and are copied, not widened; the host
     // side is kernels::reads_wide_activations.
     static constexpr bool kWideActivations = WGMMA;
@@ -78,9 +81,9 @@ struct MxMoeSharedGemm {
     static constexpr int kWideUnitsPerThread = kWideActivations ? kWideUnits / kThreads : 0;
     static_assert(!kWideActivations || kWideUnits % kThreads == 0, "whole wide units per thread");
     // WGMMA loop passes: two chunks where a thread stages several weight vectors (their copies cost
-    // ~30 moves a chunk); one where it stages one (256-row tiles, 512 threads: the second pass's
-    // registers made them spill at the 128 a thread has there, and one vector is 5 moves).
-    static constexpr int kChunksPerPass = kWeightPerThread > 1 ? 2 : 1;
+    // ~30 moves a chunk); one where it stages one (one vector is 5 moves) or the workgroup has 512
+    // threads (the second pass's registers made those tiles spill at the 128 a thread has there).
+    static constexpr int kChunksPerPass = kWeightPerThread > 1 && kThreads < 512 ? 2 : 1;
 
     float acc[MT][NJ][4];
 
@@ -171,11 +174,14 @@ private:
         // descriptors then live in uniform registers (each product took ~10 instructions of 64-bit
         // arithmetic and register moves for them otherwise).
         const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
-        float(&d)[TILE_N / 2] = reinterpret_cast<float(&)[TILE_N / 2]>(acc[0]);
-        // The descriptors of this warpgroup's first A slice and of the first B slice in buffer 0;
-        // every other slice is a constant number of 16-byte units further (the address field).
-        const moetune_u64 a_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * 128);
-        const moetune_u64 b_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
+        const int rows_group = warpgroup % (WARPS_M / 4), columns_group = warpgroup / (WARPS_M / 4);
+        float(&d)[WARP_N / 2] = reinterpret_cast<float(&)[WARP_N / 2]>(acc[0]);
+        // The descriptors of this warpgroup's first A slice (its 64 rows) and first B slice (its
+        // WARP_N weight rows, 128 bytes each inside an atom column) in buffer 0; every other slice is
+        // a constant number of 16-byte units further (the address field).
+        const moetune_u64 a_descriptor = mx_wgmma_descriptor(shared + rows_group * 64 * 128);
+        const moetune_u64 b_descriptor =
+            mx_wgmma_descriptor(shared + TILE_M * kRowBytes + columns_group * WARP_N * 128);
         // Raw weight chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
         // loaded during the previous products, is widened beside the products of chunk k, so the
         // widening never waits for memory (one ahead left most of a load's latency exposed).
@@ -204,17 +210,17 @@ private:
             // The other buffer's last readers, the products of chunk k + 1 - kBuffers, finished
             // before the barrier.
             copy_wide_acts(src, K, other, next);
-            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
 #pragma unroll
             for (int ks = 0; ks < 8; ++ks) {
                 // K slice ks: atom column ks / 4, 32 bytes per slice inside the swizzled rows.
                 const int a_units = current_units + ((ks / 4) * TILE_M * 128 + (ks % 4) * 32) / 16;
                 const int b_units = current_units + ((ks / 4) * TILE_N * 128 + (ks % 4) * 32) / 16;
-                mx_wgmma_bf16_m64k16<TILE_N>(d, a_descriptor + a_units, b_descriptor + b_units);
+                mx_wgmma_bf16_m64k16<WARP_N>(d, a_descriptor + a_units, b_descriptor + b_units);
             }
             mx_wgmma_commit();
-            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
             if (store_weights<false>(staged, other)) {
                 Staged again;
                 stage_load(again, src, next);
@@ -227,11 +233,11 @@ private:
             // chunk before's are done (their buffer is the next one filled).
             if constexpr (kBuffers == 3) mx_wgmma_wait_one();
             else mx_wgmma_wait_all();
-            for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
             __syncthreads();
         }
         mx_wgmma_wait_all();
-        for (int e = 0; e < TILE_N / 2; ++e) mx_wgmma_pin(d[e]);
+        for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
 #else
         (void)act_wide, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
         // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.
@@ -266,8 +272,12 @@ private:
         const unsigned short* act_wide_column;
         unsigned act_wide_row[kWideUnitsPerThread + !kWideActivations];
         unsigned act_wide_real;  // bit i: act_wide_row[i] is a real row, not padding
-        const unsigned char* weight[kWeightPerThread];
-        const unsigned char* weight_scale[kWeightPerThread];
+        // This thread's first weight vector and its scale word; vector i lies i * kThreads / 32
+        // mma_k128 tiles of 8 rows further (the same lane), which the loads add (a pointer pair per
+        // vector made the 128x256 tile of 512 threads spill).
+        const unsigned char* weight;
+        const unsigned char* weight_scale;
+        int k128_count;
     };
 
     __device__ static Sources sources(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_scale,
@@ -299,15 +309,11 @@ private:
                 src.act_scale[i][r] = act_scale + row * k32_count + piece / 2;
             }
         }
-        const int k128_count = K / 128;
-#pragma unroll
-        for (int i = 0; i < kWeightPerThread; ++i) {
-            const int v = tid + i * kThreads;
-            const long long n8 = tile_n0 / 8 + v / 32;
-            const int lane = mx_shared_weight_lane<WGMMA>(v);
-            src.weight[i] = w + (n8 * k128_count * 32 + lane) * 16;
-            src.weight_scale[i] = w_scale + (n8 * 8 + lane / 4) * k32_count;
-        }
+        src.k128_count = K / 128;
+        const long long n8 = tile_n0 / 8 + tid / 32;
+        const int lane = mx_shared_weight_lane<WGMMA>(tid);
+        src.weight = w + (n8 * src.k128_count * 32 + lane) * 16;
+        src.weight_scale = w_scale + (n8 * 8 + lane / 4) * k32_count;
         return src;
     }
 
@@ -339,8 +345,14 @@ private:
 #pragma unroll
         for (int i = 0; i < kWeightPerThread; ++i) {
             if (kWeightVectors % kThreads != 0 && tid + i * kThreads >= kWeightVectors) continue;
-            s.weight[i] = mx_load16<NON_TEMPORAL>(src.weight[i] + k128 * 512);
-            s.weight_scale[i] = *reinterpret_cast<const moetune_u32*>(src.weight_scale[i] + k128 * 4);
+            // One vector: as from a pointer of its own (that loop compiles as before). Several: all
+            // in 64-bit arithmetic (32-bit chunk offsets made the 128x256 tiles spill, and a 32-bit
+            // one for vector 0 only made the MoE 6-11 % slower on the H200 where 64-row tiles stage 4).
+            const long long tiles = (long long)(i * kThreads / 32) * src.k128_count;
+            const bool alone = kWeightPerThread == 1;
+            s.weight[i] = mx_load16<NON_TEMPORAL>(src.weight + (alone ? k128 * 512 : (tiles + k128) * 512));
+            s.weight_scale[i] = *reinterpret_cast<const moetune_u32*>(
+                src.weight_scale + (alone ? k128 * 4 : (tiles * 8 + k128) * 4));
         }
     }
 

@@ -138,20 +138,26 @@ TEST_CASE("_smem stages the operands in shared memory: after _nt, before the MMA
 }
 
 TEST_CASE("_wgmma follows _smem; warpgroups of 64 rows set the warps and the warp grid") {
-    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8";
-    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t64x64x128_atomic_w4_smem_wgmma_mbf16_sbm128";
-    const std::string s3 = "moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16";
-    for (const std::string& name : {s1, s2, s3}) {
+    struct Case {
+        const char* name;
+        int warps_m, warps_n;
+    };
+    for (const Case& k : {Case{"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8", 8, 1},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t64x64x128_atomic_w4_smem_wgmma_mbf16_sbm128", 4, 1},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16", 16, 1},
+                          // Twice the warps: two warpgroups side by side, each over half the width.
+                          Case{"moetune_moe1_afp8_wfp4_bf16_t128x256x128_w16_smem_wgmma_mbf16_gui", 8, 2},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t64x256x128_reduce_smem_wgmma_mbf16", 4, 2}}) {
         std::string why;
-        const auto c = parse_kernel_name(name, &why);
-        INFO(name << ": " << why);
+        const auto c = parse_kernel_name(k.name, &why);
+        INFO(k.name << ": " << why);
         REQUIRE(c);
         CHECK(c->wgmma);
-        CHECK(kernel_name(*c) == name);
+        CHECK(kernel_name(*c) == k.name);
         const auto grid = warp_grid(*c);
         REQUIRE(grid);
-        CHECK(grid->warps_m == c->warps);
-        CHECK(grid->warps_n == 1);
+        CHECK(grid->warps_m == k.warps_m);
+        CHECK(grid->warps_n == k.warps_n);
     }
 }
 
@@ -241,7 +247,9 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_mbf16_smem_gui", "'smem' must come before 'mbf16'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_nt_mbf16_gui", "'nt' must come before 'smem'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_mbf16_gui", "wgmma needs smem"},
-        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x64x128_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w16_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t128x128x128_w16_smem_wgmma_mbf16_gui", "side by side on 256-wide tiles"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x128_w2_smem_wgmma_mbf16_gui", "wgmma needs"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_smem_mbf16_gui", "'smem' must come before 'wgmma'"},
     };

@@ -105,12 +105,12 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     check_default_names(512, limits, "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
     // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
-    // 2048 tokens (~107 rows): on 128-row blocks, two warpgroups; 4096 tokens (~213 rows): on
-    // 256-row blocks, four; elsewhere than sm_90a the register-fed ones.
+    // 2048 tokens (~107 rows): on 128-row blocks, 256 wide, two warpgroups side by side per 64 rows;
+    // 4096 tokens (~213 rows): on 256-row blocks, four; elsewhere than sm_90a the register-fed ones.
     check_default_names(1024, limits, "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
-    check_default_names(2048, limits, "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
-                        "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16");
+    check_default_names(2048, limits, "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w16_smem_wgmma_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w16_smem_wgmma_mbf16");
     check_default_names(4096, limits, "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16");
     const auto amd = default_config(dsv41_flash_ep4(4096), *device_limits_for_arch("gfx950"));

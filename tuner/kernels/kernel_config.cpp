@@ -94,10 +94,11 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
     if (c.shared_operands && (c.mma != MmaPath::bf16 || c.tile_k != kKChunk || c.k_warps != 1))
         return "smem (shared operands) needs the bf16 path (_mbf16), tile_k 128 and no K-groups";
-    if (c.wgmma && (!c.shared_operands || c.tile_m % 64 != 0 || c.warps != c.tile_m / 16 || c.tile_n % 64 != 0 ||
-                    c.tile_n > 256))
-        return "wgmma needs smem, warpgroups of 64 rows (tile_m 64, 128 or 256 with tile_m / 16 warps) and tile_n "
-               "64, 128 or 256";
+    if (c.wgmma && (!c.shared_operands || c.tile_m % 64 != 0 ||
+                    (c.warps != c.tile_m / 16 && c.warps != c.tile_m / 8) || c.tile_n % 64 != 0 || c.tile_n > 256 ||
+                    (c.warps == c.tile_m / 8 && c.tile_n != kWgmmaSideBySideN)))
+        return "wgmma needs smem, warpgroups of 64 rows (tile_m 64, 128 or 256 with tile_m / 16 warps, or tile_m / 8 "
+               "for two warpgroups side by side on 256-wide tiles) and tile_n 64, 128 or 256";
 
     if (c.stage == Stage::gate_up) {
         if (c.sort_block != 0) return "sbm applies to stage 2 only (stage 1 tiles are the sort blocks)";

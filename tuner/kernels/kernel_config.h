@@ -133,5 +133,10 @@ inline constexpr int kTileKs[] = {128, 256, 512};
 inline constexpr int kKChunk = 128;
 // Elements per e8m0 scale along K (MX block).
 inline constexpr int kMxBlock = 32;
+// The one tile width of _wgmma tiles with two warpgroups side by side per 64 rows (tile_m / 8 warps):
+// each multiplies 128 columns. Halves of 128 (m64n64 products, which read 4 KB of shared memory per
+// 131 kFLOP) measured no faster than one warpgroup (docs/kernel-design.md, "Two warpgroups side by
+// side").
+inline constexpr int kWgmmaSideBySideN = 256;
 
 }  // namespace moetune::kernels

@@ -49,23 +49,30 @@ struct SharedOperandsCost {
 };
 constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 
-// _wgmma (warp blocks 16 x tile_n, so 4 * MT * NJ = tile_n / 2 accumulators): the activations are
-// copied (cp.async), so the staged vectors are the weight vectors only, ~32 registers each (two
-// chunks of them in flight, and their widening). Fit to ptxas -v (sm_90a, CUDA 13.0) over 64/128/256
-// x 64/128 tiles of both stages (128 x 64: 96 registers, 64 x 64: 128, 256 x 64: 102, 128 x 128:
-// 170, 256 x 128: 128 with 512 threads, 64 x 128: 255): exact or up to 31 low, which keeps every
-// kernel that fit; 256-wide tiles estimate >= 224 (>= 288 with 128 or fewer threads) and are
-// pruned (ptxas: 108-572 bytes of spill at 255 registers; 256 x 256 does not compile within the
-// 128 registers of 512 threads).
+// _wgmma (warp blocks 16 x tile_n / warps_n, so 4 * MT * NJ = tile_n / 2 / warps_n accumulators):
+// the activations are copied (cp.async), so the staged vectors are the weight vectors only, ~32
+// registers each where the loop takes two chunks a pass (two register sets in flight and their
+// widening), half that where it takes one (one vector a thread, or 512 threads: kChunksPerPass in
+// moe_shared_gemm.h). Fit to ptxas -v (sm_90a, CUDA 13.0) over both stages: 64 x 64: 128 registers,
+// 64 x 128: 245, 128 x 64: 96, 128 x 128: 170-178, 256 x 64: 102, 256 x 128: 128 (16 warps), and with
+// two warpgroups side by side 64 x 256: 230, 128 x 256: 128 (16 warps): exact or up to 31 low, which
+// keeps every kernel that fit; wider tiles estimate above the share of their threads and are pruned
+// (ptxas: 400 bytes of spill at 64 x 256 with 4 warps, 256 x 256 does not compile within 128
+// registers; 128 x 256 with 8 warps fits 255 but estimates 288).
 constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 
 }  // namespace
 
 std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
-    // wgmma: the warpgroups' 16-row warps span the tile's width (moe_shared_gemm.h).
+    // wgmma: warpgroups of four 16-row warps cover the rows, over the tile's whole width or, with
+    // twice those warps, over either half of a 256-wide tile (moe_shared_gemm.h; kWgmmaSideBySideN).
     if (c.wgmma) {
-        if (c.tile_m != 16 * c.warps || c.tile_n % warp_n_granule(c) != 0) return std::nullopt;
-        return WarpGrid{c.warps, 1};
+        const int warps_m = c.tile_m / kMmaM;
+        if (warps_m % 4 != 0 || c.warps % warps_m != 0) return std::nullopt;
+        const int warps_n = c.warps / warps_m;
+        if (warps_n > 2 || (warps_n == 2 && c.tile_n != kWgmmaSideBySideN) || c.tile_n % warp_n_granule(c) != 0)
+            return std::nullopt;
+        return WarpGrid{warps_m, warps_n};
     }
     std::optional<WarpGrid> best;
     int best_extent = 0;
@@ -105,8 +112,10 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         const int staged_acts = c.wgmma ? 0 : (8 * c.tile_m + threads - 1) / threads;
         const int staged = staged_acts + (4 * c.tile_n + threads - 1) / threads;
         const SharedOperandsCost& s = c.wgmma ? kWgmmaCost : kSharedOperandsCost;
+        const bool one_chunk_a_pass = c.wgmma && (staged == 1 || threads >= 512);
+        const int per_staged_vector = one_chunk_a_pass ? s.per_staged_vector / 2 : s.per_staged_vector;
         return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
-                                s.fixed + s.per_mma_tile * mt * nj + s.per_staged_vector * staged};
+                                s.fixed + s.per_mma_tile * mt * nj + per_staged_vector * staged};
     }
     return ResourceEstimate{
         row_tables * 4 * c.tile_m + k_group_sum,

@@ -166,15 +166,18 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     // (128-row blocks) the sweep's winners are t128x128x128_smem_wgmma in both stages (4096 tokens:
     // 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles), and where an expert's rows outgrow
     // 128, 256-row tiles of 4 warpgroups (16 warps; 4096 tokens: 1954 + 1068 us against 2441 + 1312
-    // for the 128-row tiles, "256-row wgmma tiles" in docs/kernel-design.md).
+    // for the 128-row tiles, "256-row wgmma tiles" in docs/kernel-design.md). On 128-row blocks,
+    // 256-wide tiles of two warpgroups side by side per 64 rows (16 warps; 2048 tokens: 1140 + 609 us
+    // against 1347 + 733 for t128x128 with 8 warps, "Two warpgroups side by side").
     const int wgmma_rows = fitting_block_m(rows_per_active_expert(shape));
     if (limits.arch == "sm_90a" && wgmma_rows >= 64 && !block_m_heuristic_reason(wgmma_rows, shape)) {
+        const bool side_by_side = wgmma_rows == 128;
         KernelConfig w1 = s1, w2 = s2;
         for (KernelConfig* c : {&w1, &w2}) {
             c->tile_m = wgmma_rows;
-            c->tile_n = 128;
+            c->tile_n = side_by_side ? 256 : 128;
             c->tile_k = 128;
-            c->warps = wgmma_rows / 16;  // one warpgroup per 64 rows
+            c->warps = (side_by_side ? 2 : 1) * wgmma_rows / 16;  // warpgroups of 64 rows
             c->k_warps = 1;
             c->nontemporal_weights = false;
             c->shared_operands = true;
