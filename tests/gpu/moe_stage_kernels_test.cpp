@@ -341,8 +341,9 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
 // Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side): 4, 8 and 16
 // warps, tiles of 32..256 rows (mostly padding rows here, which must stay out of the sums), 64..256
 // columns, both epilogues of each stage, a half sort block; with ordinary scales (the fast
-// widening) and large ones (the exact paths, taken per chunk). Large scales are judged by the row cosine only: the elementwise metric's
-// absolute floor (1.0) assumes outputs of order one, and these are ~2^25 and more.
+// widening) and large ones (the exact paths, taken per chunk). Large scales are judged by the row
+// cosine only: the elementwise metric's absolute floor (1.0) assumes outputs of order one, and these
+// are ~2^25 and more.
 TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
     using kernels::Stage2Mode;
     const std::vector<KernelConfig> stage1_configs = {

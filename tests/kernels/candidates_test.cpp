@@ -135,9 +135,9 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         }
         for (std::size_t i = 0; i < bf16.size(); ++i) CHECK(both[fp8.size() + i] == bf16[i]);
         // Shared operands (and with them wgmma) only on the bf16 path at tile_k 128, each beside its
-        // plain twin; wgmma tiles the other loops do not take (256 rows and 16 warps, also as two
-        // warpgroups side by side on 128 rows; 8 stage-2 warps on 64 columns, whose warp products
-        // would be 8 columns wide) stand alone.
+        // plain twin; wgmma tiles the other loops do not take (16 warps: 256 rows, or 128 rows of two
+        // warpgroups side by side; 8 stage-2 warps on 64 columns, whose warp products would be 8
+        // columns wide) stand alone.
         CHECK_FALSE(bf16_shared.empty());
         for (const KernelConfig& c : bf16_shared) {
             INFO(kernel_name(c));
