@@ -16,6 +16,7 @@
 #include "memory.h"
 #include "mx_block_mma.h"
 #include "mx_types.h"
+#include "shared_operand_layout.h"
 
 // MMA_PATH: KernelConfig::mma (0 = fp8, 1 = bf16), the path of mx_block_mma.h.
 // WARPS_K: KernelConfig::k_warps. K-group q of the workgroup walks prefetch groups q, q + WARPS_K,
@@ -255,16 +256,17 @@ __device__ inline int mx_n_tile() {
 
 // Where warp `mn_warp` (of one K-group) starts inside the tile: m0 rows and n0 columns down and
 // right of its corner. Warp products: N fastest over the WARPS_M x WARPS_N grid. Warpgroup products
-// (WGMMA): the hardware gives warp i of a warpgroup rows 16i.. of the warpgroup's 64, so warpgroups
-// of four consecutive warps cover the rows first (WARPS_M / 4 of them) and then the column blocks
-// (with one column block both orders are the same).
+// (WGMMA): the hardware gives warp i of a warpgroup rows 16i.. of the warpgroup's 64, so the warps
+// follow their warpgroup's block (mx_warpgroup_block; with one column block both orders are the
+// same).
 template <int WARPS_M, int WARPS_N, int WARP_M, int WARP_N, bool WGMMA>
 __device__ inline void mx_warp_origin(int mn_warp, int& m0, int& n0) {
     if constexpr (WGMMA && WARPS_N > 1) {
-        static_assert(WARP_M == 16 && WARPS_M % 4 == 0, "warpgroups of four 16-row warps");
-        const int warpgroup = mn_warp / 4;
-        m0 = (warpgroup % (WARPS_M / 4)) * 64 + (mn_warp % 4) * 16;
-        n0 = (warpgroup / (WARPS_M / 4)) * WARP_N;
+        static_assert(WARP_M == 16, "warpgroups of four 16-row warps");
+        int rows_group, columns_group;
+        mx_warpgroup_block<WARPS_M>(mn_warp / 4, rows_group, columns_group);
+        m0 = rows_group * 64 + (mn_warp % 4) * 16;
+        n0 = columns_group * WARP_N;
     } else {
         m0 = (mn_warp / WARPS_N) * WARP_M;
         n0 = (mn_warp % WARPS_N) * WARP_N;

@@ -80,10 +80,8 @@ struct MxMoeSharedGemm {
     static constexpr int kWideUnits = TILE_M * 16;
     static constexpr int kWideUnitsPerThread = kWideActivations ? kWideUnits / kThreads : 0;
     static_assert(!kWideActivations || kWideUnits % kThreads == 0, "whole wide units per thread");
-    // WGMMA loop passes: two chunks where a thread stages several weight vectors (their copies cost
-    // ~30 moves a chunk); one where it stages one (one vector is 5 moves) or the workgroup has 512
-    // threads (the second pass's registers made those tiles spill at the 128 a thread has there).
-    static constexpr int kChunksPerPass = kWeightPerThread > 1 && kThreads < 512 ? 2 : 1;
+    // WGMMA loop passes (mx_wgmma_chunks_per_pass).
+    static constexpr int kChunksPerPass = mx_wgmma_chunks_per_pass(kWeightPerThread, kThreads);
 
     float acc[MT][NJ][4];
 
@@ -174,7 +172,8 @@ private:
         // descriptors then live in uniform registers (each product took ~10 instructions of 64-bit
         // arithmetic and register moves for them otherwise).
         const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
-        const int rows_group = warpgroup % (WARPS_M / 4), columns_group = warpgroup / (WARPS_M / 4);
+        int rows_group, columns_group;
+        mx_warpgroup_block<WARPS_M>(warpgroup, rows_group, columns_group);
         float(&d)[WARP_N / 2] = reinterpret_cast<float(&)[WARP_N / 2]>(acc[0]);
         // The descriptors of this warpgroup's first A slice (its 64 rows) and first B slice (its
         // WARP_N weight rows, 128 bytes each inside an atom column) in buffer 0; every other slice is

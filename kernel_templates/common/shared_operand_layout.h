@@ -40,6 +40,26 @@ MOETUNE_HD constexpr int mx_shared_operand_buffers(bool wgmma, int tile_m, int t
     return wgmma && tile_m >= 128 && 3 * buffer + align <= kMxWgmmaSharedLimit ? 3 : 2;
 }
 
+// WGMMA: the 64-row block and the column block of warpgroup `warpgroup` (four consecutive warps)
+// when WARPS_M warps of 16 rows cover the tile's rows: warpgroups take the rows first (WARPS_M / 4
+// of them), then the column blocks. The loop's descriptors (moe_shared_gemm.h) and the warps'
+// epilogue blocks (mx_warp_origin, moe_gemm.h) both follow it.
+template <int WARPS_M>
+MOETUNE_HD void mx_warpgroup_block(int warpgroup, int& rows_group, int& columns_group) {
+    static_assert(WARPS_M % 4 == 0, "warpgroups of four 16-row warps");
+    rows_group = warpgroup % (WARPS_M / 4);
+    columns_group = warpgroup / (WARPS_M / 4);
+}
+
+// K chunks per pass of the WGMMA loop (moe_shared_gemm.h, MxMoeSharedGemm::kChunksPerPass; the
+// host's register model): two where a thread stages several weight vectors (they alternate between
+// two register sets instead of being copied, ~30 moves a chunk), one where it stages one (5 moves)
+// or the workgroup has 512 threads (the second pass's registers made those tiles spill at the 128 a
+// thread has there).
+MOETUNE_HD constexpr int mx_wgmma_chunks_per_pass(int weight_vectors_per_thread, int threads) {
+    return weight_vectors_per_thread > 1 && threads < 512 ? 2 : 1;
+}
+
 // The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
 // 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
 MOETUNE_HD int mx_wgmma_unit_offset(int rows, int row, int unit) {

@@ -52,13 +52,14 @@ constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 // _wgmma (warp blocks 16 x tile_n / warps_n, so 4 * MT * NJ = tile_n / 2 / warps_n accumulators):
 // the activations are copied (cp.async), so the staged vectors are the weight vectors only, ~32
 // registers each where the loop takes two chunks a pass (two register sets in flight and their
-// widening), half that where it takes one (one vector a thread, or 512 threads: kChunksPerPass in
-// moe_shared_gemm.h). Fit to ptxas -v (sm_90a, CUDA 13.0) over both stages: 64 x 64: 128 registers,
-// 64 x 128: 245, 128 x 64: 96, 128 x 128: 170-178, 256 x 64: 102, 256 x 128: 128 (16 warps), and with
-// two warpgroups side by side 64 x 256: 230, 128 x 256: 128 (16 warps): exact or up to 31 low, which
-// keeps every kernel that fit; wider tiles estimate above the share of their threads and are pruned
-// (ptxas: 400 bytes of spill at 64 x 256 with 4 warps, 256 x 256 does not compile within 128
-// registers; 128 x 256 with 8 warps fits 255 but estimates 288).
+// widening), half that where it takes one (one vector a thread, or 512 threads:
+// mx_wgmma_chunks_per_pass). Fit to ptxas -v (sm_90a, CUDA 13.0) over both stages: 64 x 64: 128
+// registers, 64 x 128: 245, 128 x 64: 96, 128 x 128: 170-178, 256 x 64: 102, 256 x 128: 128 (16
+// warps), and with two warpgroups side by side 64 x 256: 230, 128 x 256: 128 (16 warps; 4 bytes of
+// spill with the fused stage-1 epilogue): exact or up to 31 low, which keeps every kernel that fit;
+// wider tiles estimate above the share of their threads and are pruned (ptxas: 400 bytes of spill
+// at 64 x 256 with 4 warps, 256 x 256 does not compile within 128 registers; 128 x 256 with 8 warps
+// fits 255 but estimates 288).
 constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 
 }  // namespace
@@ -112,7 +113,7 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         const int staged_acts = c.wgmma ? 0 : (8 * c.tile_m + threads - 1) / threads;
         const int staged = staged_acts + (4 * c.tile_n + threads - 1) / threads;
         const SharedOperandsCost& s = c.wgmma ? kWgmmaCost : kSharedOperandsCost;
-        const bool one_chunk_a_pass = c.wgmma && (staged == 1 || threads >= 512);
+        const bool one_chunk_a_pass = c.wgmma && mx_wgmma_chunks_per_pass(staged, threads) == 1;
         const int per_staged_vector = one_chunk_a_pass ? s.per_staged_vector / 2 : s.per_staged_vector;
         return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
                                 s.fixed + s.per_mma_tile * mt * nj + per_staged_vector * staged};
