@@ -170,7 +170,13 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
 // The entry point of one candidate: rtc compiles this file with the -D definitions of a
 // KernelConfig (tuner/kernels/compile_definitions.h), so the symbol is the kernel's name.
 #ifdef MOETUNE_KERNEL_NAME
-extern "C" __global__ void __launch_bounds__(MOETUNE_WARPS * 32) MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
+// With _occ{n}, at least n workgroups per SM; without, the compiler sizes the registers for one.
+#if MOETUNE_MIN_WORKGROUPS > 0
+#define MX_ENTRY_BOUNDS MX_LAUNCH_BOUNDS_MIN(MOETUNE_WARPS * 32, MOETUNE_MIN_WORKGROUPS)
+#else
+#define MX_ENTRY_BOUNDS __launch_bounds__(MOETUNE_WARPS * 32)
+#endif
+extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,

@@ -80,3 +80,13 @@ MOETUNE_HD moetune_u32 mx_byte_signs(moetune_u32 a, moetune_u32 b, moetune_u32 s
     return out;
 #endif
 }
+
+// __launch_bounds__ with at least `workgroups` resident per SM (the stage kernels' _occ{n}).
+// NVIDIA's second argument counts workgroups (ptxas then fits the registers to 64K / (n * threads)
+// and spills the rest); AMD's counts waves per SIMD: n workgroups of threads / 64 waves over a
+// CU's 4 SIMDs.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define MX_LAUNCH_BOUNDS_MIN(threads, workgroups) __launch_bounds__(threads, workgroups)
+#else
+#define MX_LAUNCH_BOUNDS_MIN(threads, workgroups) __launch_bounds__(threads, ((workgroups) * (threads) + 255) / 256)
+#endif

@@ -254,6 +254,13 @@ KernelConfig with_k_warps(KernelConfig c, int k_warps) {
     return c;
 }
 
+// An occupancy bound (_occ4): 128 registers a thread for 4-warp workgroups, so the 16x64 warp
+// blocks of 256-wide tiles spill (68-72 bytes on sm_90a); the results must not change.
+KernelConfig with_occupancy_bound(KernelConfig c) {
+    c.min_workgroups = 4;
+    return c;
+}
+
 // Shared operands (_smem): the bf16 path at tile_k 128, where the workgroup stages both operands.
 KernelConfig with_shared_operands(KernelConfig c, bool wgmma = false) {
     c.mma = kernels::MmaPath::bf16;
@@ -287,7 +294,9 @@ TEST_CASE("stage-1 kernels match the reference", "[gpu][kernels]") {
                                                     with_k_warps(stage1(16, 128, 128, 8, true, true), 4),
                                                     with_k_warps(stage1(32, 64, 256, 8, false, false), 2),
                                                     with_k_warps(stage1(16, 64, 128, 4, true, true), 4),
-                                                    with_k_warps(stage1(32, 128, 128, 4, false, false), 2)})) {
+                                                    with_k_warps(stage1(32, 128, 128, 4, false, false), 2),
+                                                    with_occupancy_bound(stage1(16, 256, 128, 4, true, true)),
+                                                    with_occupancy_bound(stage1(32, 128, 128, 4, true, false))})) {
         INFO(kernels::kernel_name(c));
         const Stage1Out r = run_stage1(c);
         // bf16 output: within bf16 rounding of the FP32 reference; fused: within one e4m3 step.
@@ -327,7 +336,9 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
                                                     with_k_warps(stage2(16, 128, 128, 8, false, Stage2Mode::atomic, 32), 2),
                                                     with_k_warps(stage2(16, 64, 128, 8, true, Stage2Mode::reduce, 0), 4),
                                                     with_k_warps(stage2(16, 128, 128, 4, false, Stage2Mode::atomic, 0), 2),
-                                                    with_k_warps(stage2(16, 64, 128, 4, true, Stage2Mode::atomic, 32), 4)})) {
+                                                    with_k_warps(stage2(16, 64, 128, 4, true, Stage2Mode::atomic, 32), 4),
+                                                    with_occupancy_bound(stage2(16, 256, 128, 4, true, Stage2Mode::atomic, 0)),
+                                                    with_occupancy_bound(stage2(32, 128, 128, 4, true, Stage2Mode::reduce, 0))})) {
         INFO(kernels::kernel_name(c));
         const std::vector<float> out = run_stage2(c);
         const double mismatch = data::mismatch_fraction(p.ref2, out, 0.02, 0.02);

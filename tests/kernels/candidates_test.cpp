@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dsv41_shape.h"
+#include "parsed_config.h"
 #include "kernels/candidates.h"
 #include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
@@ -16,6 +17,7 @@
 #include "support/test_env.h"
 
 using namespace moetune::kernels;
+using moetune::test::parse;
 using moetune::data::MoeShape;
 using moetune::test::dsv41_flash_ep4;
 using moetune::test::kBuckets;
@@ -79,7 +81,7 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
 
 TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide "
           "tiles, 256-row sort blocks and 16 warps only as wgmma warpgroups") {
-    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0;
+    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0, bounded = 0;
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         for (const KernelConfig& c : search_space(stage)) {
             INFO(kernel_name(c));
@@ -100,6 +102,16 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
                 CHECK(c.tile_k <= 256);
                 ++k_groups;
             }
+            if (c.min_workgroups != 0) {
+                CHECK(c.min_workgroups == 4);
+                CHECK(c.warps == 4);
+                CHECK(c.k_warps == 1);
+                CHECK(c.tile_k == 128);
+                CHECK(sort_block_m(c) <= 32);
+                CHECK(c.mma == MmaPath::bf16);
+                CHECK_FALSE(c.shared_operands);
+                ++bounded;
+            }
             if (c.stage == Stage::down && !c.wgmma) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
             if (sort_block_m(c) == 256 || c.warps == 16) {
                 CHECK(c.wgmma);
@@ -111,17 +123,20 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(k_groups > 0);
     CHECK(reduce > 0);
     CHECK(warpgroup_tiles > 0);
+    CHECK(bounded > 0);
     CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 330);
     CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 324);
 }
 
-TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem") {
+TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem and _occ") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         const std::vector<KernelConfig> fp8 = search_space(stage, {MmaPath::fp8});
         const std::vector<KernelConfig> bf16 = search_space(stage, {MmaPath::bf16});
         const std::vector<KernelConfig> both = search_space(stage);
-        std::vector<KernelConfig> bf16_plain, bf16_shared;
-        for (const KernelConfig& c : bf16) (c.shared_operands ? bf16_shared : bf16_plain).push_back(c);
+        std::vector<KernelConfig> bf16_plain, bf16_shared, bf16_bounded;
+        for (const KernelConfig& c : bf16)
+            (c.shared_operands ? bf16_shared : c.min_workgroups ? bf16_bounded : bf16_plain).push_back(c);
+        CHECK_FALSE(bf16_bounded.empty());  // the occupancy bound: on the bf16 path only
         REQUIRE(bf16_plain.size() == fp8.size());
         REQUIRE(both.size() == fp8.size() + bf16.size());
         for (std::size_t i = 0; i < fp8.size(); ++i) {
@@ -319,4 +334,19 @@ TEST_CASE("device presets by arch string") {
     CHECK(device_limits_for_arch("gfx90a")->max_shared_memory_per_block == 64 * 1024);
     CHECK_FALSE(device_limits_for_arch("sm_80"));
     CHECK(known_archs() == std::vector<std::string>{"sm_90a", "gfx90a", "gfx942", "gfx950"});
+}
+
+TEST_CASE("the occupancy bound keeps tiles within 32 registers of its cap, and names the cap when it prunes") {
+    const DeviceLimits limits = *device_limits_for_arch("sm_90a");
+    // 4 workgroups of 128 threads share 64K registers: 128 a thread; unbounded, one workgroup's 512.
+    const KernelConfig fits = parse("moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ4_nt_mbf16_gui_fp8");
+    CHECK(occupancy_register_cap(fits, limits) == 128);
+    CHECK(occupancy_register_cap(parse("moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8"), limits) == 512);
+    CHECK(estimate_resources(fits).registers_per_thread == 158);
+    CHECK_FALSE(static_prune_reason(fits, dsv41_flash_ep4(128), limits));
+    // 32x256 (32x64 warp blocks) wants ~202: far more spill than the extra warps give back.
+    const auto reason = static_prune_reason(parse("moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_occ4_nt_mbf16_gui_fp8"),
+                                            dsv41_flash_ep4(512), limits);
+    REQUIRE(reason);
+    CHECK(*reason == "registers ~202 per thread exceed the 128 of occ4 by more than 32 (sm_90a)");
 }

@@ -38,7 +38,8 @@ TEST_CASE("stage-1 definitions") {
     const auto d = definitions(parse(name));
     const std::map<std::string, std::string> expected = {
         {"MOETUNE_KERNEL_NAME", name},        {"MOETUNE_TILE_M", "32"},   {"MOETUNE_TILE_N", "128"},
-        {"MOETUNE_TILE_K", "256"},            {"MOETUNE_WARPS", "4"},     {"MOETUNE_WARPS_M", "2"},
+        {"MOETUNE_TILE_K", "256"},            {"MOETUNE_WARPS", "4"},     {"MOETUNE_MIN_WORKGROUPS", "0"},
+        {"MOETUNE_WARPS_M", "2"},
         {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_WARPS_K", "1"},   {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
         {"MOETUNE_MMA_PATH", "0"},            {"MOETUNE_FUSED_MXFP8_OUT", "1"},
         {"MOETUNE_SHARED_OPERANDS", "0"},     {"MOETUNE_WGMMA", "0"},
@@ -60,6 +61,11 @@ TEST_CASE("_mbf16 selects MMA path 1 in both templates, and nothing else changes
     }
 }
 
+TEST_CASE("_occ{n} reaches the templates as MOETUNE_MIN_WORKGROUPS") {
+    CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16"))
+              .at("MOETUNE_MIN_WORKGROUPS") == "4");
+}
+
 TEST_CASE("stage-2 definitions carry the mode and the sort block") {
     const KernelConfig c = parse("moetune_moe2_afp8_wfp4_bf16_t32x256x128_reduce_sbm64");
     const auto d = definitions(c);
@@ -76,7 +82,8 @@ TEST_CASE("stage-2 definitions carry the mode and the sort block") {
 TEST_CASE("kernel_source: the stage's template, the name as entry point, definitions the template reads") {
     for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
                              "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce_w4_nt_sbm128",
-                             "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_mbf16_gui"}) {
+                             "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_mbf16_gui",
+                             "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16"}) {
         const KernelConfig c = parse(name);
         const KernelSource src = kernel_source(c);
         CHECK(src.template_path == (c.stage == Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip"));

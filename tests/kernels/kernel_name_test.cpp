@@ -2,6 +2,7 @@
 // and one rejection per way a name can be wrong.
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/candidates.h"
@@ -121,6 +122,38 @@ TEST_CASE("_kw{n} splits the warps into K-groups, after _gui and before _fp8 / _
     CHECK(grid->warps_m * grid->warps_n == 2);
     CHECK(KernelConfig{}.k_warps == 1);
     CHECK(kernel_name(KernelConfig{.k_warps = 2}) == "moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw2");
+}
+
+TEST_CASE("_occ{n} bounds the occupancy: right after _w, before _nt") {
+    const std::string s1 = "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ4_nt_mbf16_gui_fp8";
+    const std::string s2 = "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16";
+    for (const std::string& name : {s1, s2}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->min_workgroups == 4);
+        CHECK(c->warps == 4);
+        CHECK(kernel_name(*c) == name);
+    }
+    CHECK(KernelConfig{}.min_workgroups == 0);
+    CHECK(kernel_name(KernelConfig{.warps = 4, .min_workgroups = 2}) ==
+          "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_occ2_gui");
+    const std::pair<const char*, const char*> bad[] = {
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ1_gui", "occ1 must ask for 2 to 16"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ0_gui", "not the canonical name"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ17_gui", "occ17 must ask for 2 to 16"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_occ16_gui", "of at most 64 warps together"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ04_gui", "unknown token 'occ04'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_occ4_gui", "token 'occ4' must come before 'nt'"},
+        {"moetune_moe1_afp8_wfp4_bf16_t16x256x128_occ4_w4_gui", "token 'w4' must come before 'occ4'"},
+    };
+    for (const auto& [name, reason] : bad) {
+        std::string why;
+        INFO(name);
+        CHECK_FALSE(parse_kernel_name(name, &why));
+        CHECK(why.find(reason) != std::string::npos);
+    }
 }
 
 TEST_CASE("_smem stages the operands in shared memory: after _nt, before the MMA path") {

@@ -38,7 +38,13 @@ TEST_CASE("ptxas -v: registers and spill stores of the entry function") {
     REQUIRE(spilled);
     CHECK(spilled->registers == 255);
     CHECK(spilled->spill_bytes == 52);
-    CHECK(instantiate::spill_reason(*spilled) == "spills 52 bytes at 255 registers");
+    const kernels::KernelConfig unbounded;
+    CHECK(instantiate::spill_reason(*spilled, unbounded) == "spills 52 bytes at 255 registers");
+    // An occupancy bound (_occ4) asks for spills: measured, not pruned.
+    kernels::KernelConfig bounded;
+    bounded.warps = 4;
+    bounded.min_workgroups = 4;
+    CHECK_FALSE(instantiate::spill_reason(*spilled, bounded));
 
     const auto clean = resource_usage(
         with_log("ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
@@ -47,7 +53,7 @@ TEST_CASE("ptxas -v: registers and spill stores of the entry function") {
     REQUIRE(clean);
     CHECK(clean->registers == 168);
     CHECK(clean->spill_bytes == 0);
-    CHECK_FALSE(instantiate::spill_reason(*clean));
+    CHECK_FALSE(instantiate::spill_reason(*clean, unbounded));
 }
 
 TEST_CASE("ptxas -v with several entry functions: the most registers, the sum of spills") {
@@ -76,7 +82,7 @@ TEST_CASE("AMD code object metadata: VGPRs and spilled VGPRs in every integer wi
     REQUIRE(usage);
     CHECK(usage->registers == 248);
     CHECK(usage->spill_bytes == 12);
-    CHECK(instantiate::spill_reason(*usage) == "spills 12 bytes at 248 registers");
+    CHECK(instantiate::spill_reason(*usage, kernels::KernelConfig{}) == "spills 12 bytes at 248 registers");
 
     // uint16 and uint32 values; no spill entry means no spill.
     const auto wide = resource_usage(with_code(key(".vgpr_count") + std::string("\xcd\x01\x00", 3)), "gfx942");

@@ -97,11 +97,23 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     // of 4 warps on 64-row W1 tiles (360 workgroups).
     check_default_names(1, limits, "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
-    // Four tokens (~19 experts, ~330 workgroups, over 2 per SM): the streaming config without them.
+    // Four tokens (~19 experts, ~330 workgroups, over 2 per SM): the streaming config without them;
+    // from 16 tokens (7.5 stage-1 workgroups per SM and more) bounded to 4 workgroups per SM on sm_90a
+    // (16 warps), unbounded elsewhere and on smaller grids (8 tokens: ~4.6 per SM).
     check_default_names(4, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
+    CHECK(default_config(dsv41_flash_ep4(8), limits)->stage1.min_workgroups == 0);
+    check_default_names(16, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ4_nt_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16");
+    for (int tokens : {4, 128}) {
+        const auto amd = default_config(dsv41_flash_ep4(tokens), *device_limits_for_arch("gfx950"));
+        REQUIRE(amd);
+        CHECK(amd->stage1.min_workgroups == 0);
+        CHECK(amd->stage2.min_workgroups == 0);
+    }
     CHECK(default_config(dsv41_flash_ep4(2), limits)->stage1.k_warps == 4);
-    // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do.
+    // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do; the
+    // 32x256 tiles want too many registers for the occupancy bound (~202 against 128).
     check_default_names(512, limits, "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
     // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;

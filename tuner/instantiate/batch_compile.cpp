@@ -23,7 +23,7 @@ void judge(KernelOutcome& o, const rtc::CompiledCode& code, const std::string& a
     o.usage = resource_usage(code, arch);
     o.status = code.from_cache ? CompileStatus::cache_hit : CompileStatus::compiled;
     if (!o.usage) return;
-    if (auto reason = spill_reason(*o.usage)) {
+    if (auto reason = spill_reason(*o.usage, o.config)) {
         o.status = CompileStatus::spills;
         o.message = std::move(*reason);
     }

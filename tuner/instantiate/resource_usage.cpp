@@ -95,8 +95,8 @@ std::optional<ResourceUsage> resource_usage(const rtc::CompiledCode& code, std::
     return *vendor == TargetVendor::nvidia ? from_ptxas_log(code.log) : from_amd_metadata(code.code);
 }
 
-std::optional<std::string> spill_reason(const ResourceUsage& usage) {
-    if (usage.spill_bytes == 0) return std::nullopt;
+std::optional<std::string> spill_reason(const ResourceUsage& usage, const kernels::KernelConfig& config) {
+    if (usage.spill_bytes == 0 || config.min_workgroups > 0) return std::nullopt;
     return "spills " + std::to_string(usage.spill_bytes) + " bytes at " + std::to_string(usage.registers) +
            " registers";
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/kernel_config.h"
 #include "rtc/compiled_code.h"
 
 namespace moetune::instantiate {
@@ -23,7 +24,8 @@ struct ResourceUsage {
 std::optional<ResourceUsage> resource_usage(const rtc::CompiledCode& code, std::string_view arch);
 
 // The pruning reason of a kernel that spills ("spills 52 bytes at 255 registers"); nullopt when it
-// does not.
-std::optional<std::string> spill_reason(const ResourceUsage& usage);
+// does not, or when its config bounds the occupancy (_occ{n}): that kernel asked the compiler to
+// trade spills for resident warps, and only its measurement says whether the trade pays.
+std::optional<std::string> spill_reason(const ResourceUsage& usage, const kernels::KernelConfig& config);
 
 }  // namespace moetune::instantiate

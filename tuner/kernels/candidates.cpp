@@ -56,6 +56,19 @@ bool k_groups_in_regime(const KernelConfig& c) {
     return c.k_warps == 1 || (streams_weights(sort_block_m(c)) && group_form);
 }
 
+// The occupancy bound (_occ4: four workgroups of 4 warps, 16 warps per SM, at most 128 registers a
+// thread) on the register-fed bf16 loop with one chunk a prefetch and no K-groups, where weights
+// stream: the loop is latency-bound at 12 warps per SM (3 workgroups at 158-166 registers), and 16
+// measured up to 8 % faster with 16-72 bytes of spill. Deeper prefetches (tile_k 512) ran slower
+// with it, K-group kernels at one token too (their grid, not their registers, sets the warps per
+// SM), 5 and 6 workgroups spilled far more than they gained (docs/kernel-design.md, "Occupancy
+// bound").
+bool occupancy_bound_in_regime(const KernelConfig& c) {
+    return c.min_workgroups == 0 ||
+           (c.min_workgroups == 4 && c.warps == 4 && c.k_warps == 1 && c.tile_k == kKChunk && !c.shared_operands &&
+            c.mma == MmaPath::bf16 && streams_weights(sort_block_m(c)));
+}
+
 // Shared operands pay where each weight tile serves many rows (sort blocks of 32 and more); they
 // load through the cache (the tile's weights are read once per workgroup either way) with 4 or 8
 // warps to share the staging.
@@ -82,6 +95,8 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
 //  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp;
 //  - warps 2/4/8 (stage 2: 4/8), 16 for 256-row _wgmma tiles; the warp grid (resource_model.h)
 //    follows from tile and warps;
+//  - an occupancy bound of 4 workgroups (_occ4) on 4-warp register-fed kernels where weights
+//    stream;
 //  - K-groups (_kw) 1/2/4 of those warps where weights stream: at one token stage 1 has 360
 //    workgroups of 64 W1 rows, ~2.7 per SM, and their warps alone cannot keep enough loads in
 //    flight (the weight stream ran at 0.5-1 TB/s without them);
@@ -109,6 +124,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     vary(space, {128, 256, 512}, [](KernelConfig& c, int v) { c.tile_k = v; });
     if (stage == Stage::gate_up) vary(space, {2, 4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
     else vary(space, {4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
+    vary(space, {0, 4}, [](KernelConfig& c, int v) { c.min_workgroups = v; });
     vary(space, {1, 2, 4}, [](KernelConfig& c, int v) { c.k_warps = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.nontemporal_weights = v; });
     vary(space, {false, true}, [](KernelConfig& c, bool v) { c.shared_operands = v; });
@@ -121,7 +137,8 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
-               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !shared_operands_in_regime(c) ||
+               !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !occupancy_bound_in_regime(c) ||
+               !shared_operands_in_regime(c) ||
                !warpgroup_tiles_only(c);
     });
     return space;

@@ -20,6 +20,7 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
         {"MOETUNE_TILE_N", num(c.tile_n)},
         {"MOETUNE_TILE_K", num(c.tile_k)},
         {"MOETUNE_WARPS", num(c.warps)},
+        {"MOETUNE_MIN_WORKGROUPS", num(c.min_workgroups)},
         {"MOETUNE_WARPS_M", num(grid->warps_m)},
         {"MOETUNE_WARPS_N", num(grid->warps_n)},
         {"MOETUNE_WARPS_K", num(c.k_warps)},

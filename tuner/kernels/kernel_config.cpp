@@ -89,6 +89,10 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "tile_k " + to_string(c.tile_k) + " is not one of 128, 256, 512 (1, 2 or 4 K chunks of 128 per prefetch)";
     if (!is_power_of_two(c.warps) || c.warps > kMaxWarps)
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
+    if (c.min_workgroups != 0 &&
+        (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
+        return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +
+               " workgroups per SM, of at most " + to_string(kMaxWarpsPerSm) + " warps together";
     if (!is_one_of(c.k_warps, kKWarps)) return "kw" + to_string(c.k_warps) + " is not one of 1, 2, 4";
     if (c.warps % c.k_warps != 0)
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";

@@ -50,6 +50,11 @@ struct KernelConfig {
     int tile_k = 256;
 
     int warps = 8;                     // 32-lane warps per workgroup (AMD: half waves)  token _w{n}
+    // Occupancy bound: at least this many workgroups resident per SM (__launch_bounds__), so the
+    // compiler fits the registers to them and spills what does not fit; 0 = no bound (the compiler
+    // picks the registers for one workgroup). More warps to hide the register-fed loop's latencies
+    // at the price of a few spilled bytes (docs/kernel-design.md, "Occupancy bound").  token _occ{n}
+    int min_workgroups = 0;
     bool nontemporal_weights = false;  // stream weight loads past the caches            token _nt
     MmaPath mma = MmaPath::fp8;        // tensor-core path                  token _m{path}: _mbf16
     // K-groups of warps (AITER's k_wave): the warps split into k_warps groups that each cover the
@@ -133,6 +138,10 @@ inline constexpr int kTileKs[] = {128, 256, 512};
 inline constexpr int kKChunk = 128;
 // Elements per e8m0 scale along K (MX block).
 inline constexpr int kMxBlock = 32;
+// min_workgroups (_occ{n}): 2..kMaxMinWorkgroups workgroups per SM, and at most kMaxWarpsPerSm warps
+// in all (sm_90: 2048 threads an SM).
+inline constexpr int kMaxMinWorkgroups = 16;
+inline constexpr int kMaxWarpsPerSm = 64;
 // The one tile width of _wgmma tiles with two warpgroups side by side per 64 rows (tile_m / 8 warps):
 // each multiplies 128 columns. Halves of 128 (m64n64 products, which read 4 KB of shared memory per
 // 131 kFLOP) measured no faster than one warpgroup (docs/kernel-design.md, "Two warpgroups side by

@@ -12,8 +12,9 @@ constexpr std::string_view kPrefix = "moetune";
 // The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
 // the one order a name spells them in, for printing and for the parser's order check.
 // _kw sits where AITER's FlyDSL names put it: after _gui, before _fp8 and _sbm.
-// _smem and _wgmma (moetune's) next to _nt, the other operand-loading knob.
-enum class Suffix : int { mode, warps, nontemporal, smem, wgmma, mma, gui, kw, fp8, sbm };
+// _smem and _wgmma (moetune's) next to _nt, the other operand-loading knob; _occ (moetune's) right
+// after _w, the other knob of how many warps share an SM.
+enum class Suffix : int { mode, warps, occupancy, nontemporal, smem, wgmma, mma, gui, kw, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -36,6 +37,8 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
             if (stage1) return "";
             return c.mode == Stage2Mode::atomic ? "atomic" : "reduce";
         case Suffix::warps: return c.warps == defaults.warps ? "" : "w" + std::to_string(c.warps);
+        case Suffix::occupancy:
+            return c.min_workgroups == defaults.min_workgroups ? "" : "occ" + std::to_string(c.min_workgroups);
         case Suffix::nontemporal: return c.nontemporal_weights ? "nt" : "";
         case Suffix::smem: return c.shared_operands ? "smem" : "";
         case Suffix::wgmma: return c.wgmma ? "wgmma" : "";
@@ -75,6 +78,7 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
         if (auto path = mma_path_from_token(token.substr(1))) return ParsedSuffix{Suffix::mma, static_cast<int>(*path)};
     for (auto [keyword, kind] : {std::pair{std::string_view("sbm"), Suffix::sbm},
                                  std::pair{std::string_view("kw"), Suffix::kw},
+                                 std::pair{std::string_view("occ"), Suffix::occupancy},
                                  std::pair{std::string_view("w"), Suffix::warps}}) {
         if (token.substr(0, keyword.size()) != keyword) continue;
         if (auto v = parse_number(token.substr(keyword.size()))) return ParsedSuffix{kind, *v};
@@ -172,6 +176,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
         switch (s->kind) {
             case Suffix::mode: c.mode = static_cast<Stage2Mode>(s->value); break;
             case Suffix::warps: c.warps = s->value; break;
+            case Suffix::occupancy: c.min_workgroups = s->value; break;
             case Suffix::nontemporal: c.nontemporal_weights = true; break;
             case Suffix::smem: c.shared_operands = true; break;
             case Suffix::wgmma: c.wgmma = true; break;

@@ -15,6 +15,8 @@ constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at m
 constexpr int kLargestStreamingBlock = 32;
 constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
 constexpr double kDefaultKGroupWorkgroupsPerSm = 2.0;
+// default_config's occupancy bound (_occ4) from this many expected workgroups of the stage per SM.
+constexpr double kDefaultOccupancyWorkgroupsPerSm = 6.0;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 // The largest sort block of every kernel family (256 rows are _wgmma tiles only, sm_90a): never cut
@@ -139,6 +141,22 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     s2.mode = Stage2Mode::atomic;
     s2.mma = mma;
 
+    // With an occupancy bound of 4 workgroups (16 warps per SM, 128 registers a thread) where the
+    // tile's registers come close enough (16-row tiles; not t32x256) and the stage's grid gives each
+    // SM more than a wave of them: on the H200 stage 1 242.9 -> 223.5 us at 16 tokens (7.5
+    // workgroups per SM), 455.4 -> 445.8 at 128, 533.9 -> 524.5 at 256, stage 2 119.9 -> 111.6,
+    // 218.8 -> 209.7, 267.2 -> 267.8; with 2.5-5 per SM (4 and 8 tokens) the whole MoE ran ~9 %
+    // slower bounded (docs/kernel-design.md, "Occupancy bound"). Measured on sm_90a only, so other
+    // targets keep the unbounded kernels.
+    if (streaming && limits.arch == "sm_90a")
+        for (KernelConfig* c : {&s1, &s2}) {
+            KernelConfig bounded = *c;
+            bounded.min_workgroups = 4;
+            if (!config_error(bounded) && !static_prune_reason(bounded, shape, limits) &&
+                expected_workgroups(bounded, shape) >= kDefaultOccupancyWorkgroupsPerSm * limits.multiprocessors)
+                *c = bounded;
+        }
+
     // While that stage-1 grid gives each SM fewer than 2 workgroups (DSv4.1-Flash: 1 and 2 tokens),
     // K-groups of 4 warps on narrower stage-1 tiles: the one-token sweep's winners on the H200
     // (docs/kernel-design.md, "The register-fed loop at few tokens"), stage 1
@@ -148,6 +166,7 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     if (streaming && limits.multiprocessors > 0 &&
         expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
+        k1.min_workgroups = k2.min_workgroups = 0;  // the grid, not the registers, limits them
         k1.tile_n = 64;
         k1.k_warps = 4;
         k2.tile_n = 128;
@@ -179,6 +198,7 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
             c->tile_k = 128;
             c->warps = (side_by_side ? 2 : 1) * wgmma_rows / 16;  // warpgroups of 64 rows
             c->k_warps = 1;
+            c->min_workgroups = 0;
             c->nontemporal_weights = false;
             c->shared_operands = true;
             c->wgmma = true;

@@ -62,7 +62,19 @@ std::optional<std::string> static_prune_reason(const KernelConfig& c, const data
     if (r.registers_per_thread * threads > limits.registers_per_block)
         return "registers ~" + to_string(r.registers_per_thread) + " x " + to_string(threads) + " threads exceed " +
                to_string(limits.registers_per_block) + " per block (" + limits.arch + ")";
+    if (c.min_workgroups > 0) {
+        const int cap = occupancy_register_cap(c, limits);
+        if (r.registers_per_thread > cap + kOccupancySpillAllowance)
+            return "registers ~" + to_string(r.registers_per_thread) + " per thread exceed the " +
+                   to_string(cap) + " of occ" + to_string(c.min_workgroups) + " by more than " +
+                   to_string(kOccupancySpillAllowance) + " (" + limits.arch + ")";
+    }
     return std::nullopt;
+}
+
+int occupancy_register_cap(const KernelConfig& c, const DeviceLimits& limits) {
+    const int workgroups = c.min_workgroups > 0 ? c.min_workgroups : 1;
+    return limits.registers_per_block / (workgroups * threads_per_block(c)) / 8 * 8;
 }
 
 }  // namespace moetune::kernels

@@ -23,6 +23,14 @@ std::optional<std::string> shape_error(const data::MoeShape& shape);
 std::optional<std::string> static_prune_reason(const KernelConfig& c, const data::MoeShape& shape,
                                                const DeviceLimits& limits);
 
+// Registers a thread gets under the config's occupancy bound (_occ{n}: the register file over n
+// workgroups, in the compiler's allocation unit of 8); without one, a single workgroup's share.
+int occupancy_register_cap(const KernelConfig& c, const DeviceLimits& limits);
+// How far the resource model's estimate may exceed that cap: the kernels measured faster with the
+// bound estimated up to 30 registers over it (16-72 bytes of spill); far beyond, the spills cost
+// more than the extra warps give.
+inline constexpr int kOccupancySpillAllowance = 32;
+
 // Threads of a workgroup: the templates use 32-lane warps on every vendor (a 64-wide AMD wave
 // runs two of them).
 int threads_per_block(const KernelConfig& c);
