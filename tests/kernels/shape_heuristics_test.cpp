@@ -97,12 +97,15 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
     // of 4 warps on 64-row W1 tiles (360 workgroups).
     check_default_names(1, limits, "moetune_moe1_afp8_wfp4_bf16_t16x64x128_w4_nt_mbf16_gui_kw4_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_mbf16_kw2");
-    // Four tokens (~19 experts, ~330 workgroups, over 2 per SM): the streaming config without them;
-    // from 16 tokens (7.5 stage-1 workgroups per SM and more) bounded to 4 workgroups per SM on sm_90a
-    // (16 warps), unbounded elsewhere and on smaller grids (8 tokens: ~4.6 per SM).
-    check_default_names(4, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_nt_mbf16_gui_fp8",
-                        "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_nt_mbf16");
-    CHECK(default_config(dsv41_flash_ep4(8), limits)->stage1.min_workgroups == 0);
+    // Four and eight tokens (2.5 and 4.6 workgroups of the streaming stage 1 per SM): 128-wide tiles,
+    // K-groups of 2 in stage 1, in stage 2 while its grid has under 6 per SM (4 tokens), else the
+    // occupancy bound (8 tokens: ~10 per SM).
+    check_default_names(4, limits, "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w4_nt_mbf16_gui_kw2_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_nt_mbf16_kw2");
+    check_default_names(8, limits, "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w4_nt_mbf16_gui_kw2_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_w4_occ4_nt_mbf16");
+    // From 16 tokens (7.5 stage-1 workgroups per SM and more) the streaming pair, bounded to 4
+    // workgroups per SM on sm_90a (16 warps), unbounded elsewhere.
     check_default_names(16, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ4_nt_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16");
     for (int tokens : {4, 128}) {

@@ -148,14 +148,34 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     // 218.8 -> 209.7, 267.2 -> 267.8; with 2.5-5 per SM (4 and 8 tokens) the whole MoE ran ~9 %
     // slower bounded (docs/kernel-design.md, "Occupancy bound"). Measured on sm_90a only, so other
     // targets keep the unbounded kernels.
-    if (streaming && limits.arch == "sm_90a")
-        for (KernelConfig* c : {&s1, &s2}) {
-            KernelConfig bounded = *c;
-            bounded.min_workgroups = 4;
-            if (!config_error(bounded) && !static_prune_reason(bounded, shape, limits) &&
-                expected_workgroups(bounded, shape) >= kDefaultOccupancyWorkgroupsPerSm * limits.multiprocessors)
-                *c = bounded;
-        }
+    const double sms = limits.multiprocessors;
+    auto bound_where_full = [&](KernelConfig& c) {
+        KernelConfig bounded = c;
+        bounded.min_workgroups = 4;
+        if (limits.arch == "sm_90a" && sms > 0 && !config_error(bounded) && !static_prune_reason(bounded, shape, limits) &&
+            expected_workgroups(bounded, shape) >= kDefaultOccupancyWorkgroupsPerSm * sms)
+            c = bounded;
+    };
+    const double s1_workgroups = expected_workgroups(s1, shape);
+    if (streaming && s1_workgroups >= kDefaultOccupancyWorkgroupsPerSm * sms) {
+        bound_where_full(s1);
+        bound_where_full(s2);
+    } else if (streaming && sms > 0 && s1_workgroups >= kDefaultKGroupWorkgroupsPerSm * sms) {
+        // Between 2 and 6 stage-1 workgroups per SM (DSv4.1-Flash: 4 and 8 tokens), 128-wide tiles with
+        // K-groups of 2 in stage 1; stage 2 on 128-wide tiles too, with K-groups of 2 while its grid
+        // stays under 6 per SM, else bounded: the sweep's pairs on the H200 at 4 tokens
+        // (t16x128x128_w4_nt_mbf16_gui_kw2_fp8 + t16x128x128_atomic_w4_nt_mbf16_kw2, stage 2 ~5.6 per SM)
+        // and 8 (the same stage 1 + t16x128x128_atomic_w4_occ4_nt_mbf16, ~10 per SM) in session 14;
+        // whole MoE 149.4-150.2 and 233.9-235.4 us as the bench's tuned arm against 150.3 and 257.0 for
+        // the streaming pair (docs/results/2026-12-02-h200-occupancy-bound).
+        KernelConfig m1 = s1, m2 = s2;
+        m1.tile_n = m2.tile_n = 128;
+        m1.k_warps = 2;
+        if (expected_workgroups(m2, shape) < kDefaultOccupancyWorkgroupsPerSm * sms) m2.k_warps = 2;
+        else bound_where_full(m2);
+        if (!config_error(m1) && !static_prune_reason(m1, shape, limits)) s1 = m1;
+        if (!config_error(m2) && !static_prune_reason(m2, shape, limits)) s2 = m2;
+    }
 
     // While that stage-1 grid gives each SM fewer than 2 workgroups (DSv4.1-Flash: 1 and 2 tokens),
     // K-groups of 4 warps on narrower stage-1 tiles: the one-token sweep's winners on the H200
@@ -166,7 +186,6 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     if (streaming && limits.multiprocessors > 0 &&
         expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
-        k1.min_workgroups = k2.min_workgroups = 0;  // the grid, not the registers, limits them
         k1.tile_n = 64;
         k1.k_warps = 4;
         k2.tile_n = 128;
