@@ -69,8 +69,10 @@ TEST_CASE("compile builds every candidate of the DSv4.1 file for sm_90a; a rerun
             spilled.insert(name);
             CHECK(k["spill_bytes"].get<int>() > 0);
             CHECK(contains(k["message"], "spills "));
-        } else {
+        } else if (name.find("_occ") == std::string::npos) {
             CHECK(k["spill_bytes"] == 0);
+        } else {
+            CHECK(k["registers"].get<int>() <= 128);  // _occ4 of 4 warps: the bound's registers, spills allowed
         }
         CHECK(built.insert(name).second);  // each kernel once, though the 15 buckets share most
     }
