@@ -48,6 +48,11 @@ std::string describe_rows(const data::MoeShape& s) {
     return buf;
 }
 
+// Whether the templates build `c` and the static checks let it run `shape` on `limits`.
+bool fits(const KernelConfig& c, const data::MoeShape& shape, const DeviceLimits& limits) {
+    return !config_error(c) && !static_prune_reason(c, shape, limits);
+}
+
 // Tries the preferred config, then shrinks it step by step until the static checks pass.
 std::optional<KernelConfig> first_fitting(const KernelConfig& preferred, const data::MoeShape& shape,
                                           const DeviceLimits& limits) {
@@ -58,7 +63,7 @@ std::optional<KernelConfig> first_fitting(const KernelConfig& preferred, const d
                 c.tile_n = tile_n;
                 c.tile_k = tile_k;
                 c.warps = warps;
-                if (!config_error(c) && !static_prune_reason(c, shape, limits)) return c;
+                if (fits(c, shape, limits)) return c;
             }
         }
     }
@@ -141,6 +146,7 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     s2.mode = Stage2Mode::atomic;
     s2.mma = mma;
 
+    // The streaming tiers, by the stage-1 grid's workgroups per SM (an unknown SM count takes none).
     // With an occupancy bound of 4 workgroups (16 warps per SM, 128 registers a thread) where the
     // tile's registers come close enough (16-row tiles; not t32x256) and the stage's grid gives each
     // SM more than a wave of them: on the H200 stage 1 242.9 -> 223.5 us at 16 tokens (7.5
@@ -152,12 +158,12 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     auto bound_where_full = [&](KernelConfig& c) {
         KernelConfig bounded = c;
         bounded.min_workgroups = 4;
-        if (limits.arch == "sm_90a" && sms > 0 && !config_error(bounded) && !static_prune_reason(bounded, shape, limits) &&
+        if (limits.arch == "sm_90a" && fits(bounded, shape, limits) &&
             expected_workgroups(bounded, shape) >= kDefaultOccupancyWorkgroupsPerSm * sms)
             c = bounded;
     };
     const double s1_workgroups = expected_workgroups(s1, shape);
-    if (streaming && s1_workgroups >= kDefaultOccupancyWorkgroupsPerSm * sms) {
+    if (streaming && sms > 0 && s1_workgroups >= kDefaultOccupancyWorkgroupsPerSm * sms) {
         bound_where_full(s1);
         bound_where_full(s2);
     } else if (streaming && sms > 0 && s1_workgroups >= kDefaultKGroupWorkgroupsPerSm * sms) {
@@ -173,26 +179,23 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
         m1.k_warps = 2;
         if (expected_workgroups(m2, shape) < kDefaultOccupancyWorkgroupsPerSm * sms) m2.k_warps = 2;
         else bound_where_full(m2);
-        if (!config_error(m1) && !static_prune_reason(m1, shape, limits)) s1 = m1;
-        if (!config_error(m2) && !static_prune_reason(m2, shape, limits)) s2 = m2;
-    }
-
-    // While that stage-1 grid gives each SM fewer than 2 workgroups (DSv4.1-Flash: 1 and 2 tokens),
-    // K-groups of 4 warps on narrower stage-1 tiles: the one-token sweep's winners on the H200
-    // (docs/kernel-design.md, "The register-fed loop at few tokens"), stage 1
-    // t16x64x128_w4_nt_mbf16_gui_kw4_fp8 34.2 us (its 360 workgroups fit the SMs in one wave; the
-    // 8-warp t16x64x128_nt_mbf16_gui_kw4 took 45.2) and stage 2 t16x128x128_atomic_w4_mbf16_kw2 20.9;
-    // the whole MoE 60.1 us against 81.2 for the 8-warp pair.
-    if (streaming && limits.multiprocessors > 0 &&
-        expected_workgroups(s1, shape) < kDefaultKGroupWorkgroupsPerSm * limits.multiprocessors) {
+        if (fits(m1, shape, limits)) s1 = m1;
+        if (fits(m2, shape, limits)) s2 = m2;
+    } else if (streaming && sms > 0) {
+        // Under 2 stage-1 workgroups per SM (DSv4.1-Flash: 1 and 2 tokens), K-groups of 4 warps on
+        // narrower stage-1 tiles: the one-token sweep's winners on the H200 (docs/kernel-design.md,
+        // "The register-fed loop at few tokens"), stage 1 t16x64x128_w4_nt_mbf16_gui_kw4_fp8 34.2 us
+        // (its 360 workgroups fit the SMs in one wave; the 8-warp t16x64x128_nt_mbf16_gui_kw4 took
+        // 45.2) and stage 2 t16x128x128_atomic_w4_mbf16_kw2 20.9; the whole MoE 60.1 us against 81.2
+        // for the 8-warp pair.
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
         k1.tile_n = 64;
         k1.k_warps = 4;
         k2.tile_n = 128;
         k2.k_warps = 2;
         k2.nontemporal_weights = false;
-        if (!config_error(k1) && !static_prune_reason(k1, shape, limits)) s1 = k1;
-        if (!config_error(k2) && !static_prune_reason(k2, shape, limits)) s2 = k2;
+        if (fits(k1, shape, limits)) s1 = k1;
+        if (fits(k2, shape, limits)) s2 = k2;
     }
 
     // Where an average active expert fills a 64-row sort block (from ~1000 tokens of DSv4.1-Flash),
@@ -222,9 +225,7 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
             c->shared_operands = true;
             c->wgmma = true;
         }
-        if (!config_error(w1) && !config_error(w2) && !static_prune_reason(w1, shape, limits) &&
-            !static_prune_reason(w2, shape, limits))
-            return ConfigPair{w1, w2};
+        if (fits(w1, shape, limits) && fits(w2, shape, limits)) return ConfigPair{w1, w2};
     }
 
     auto fit1 = first_fitting(s1, shape, limits);
