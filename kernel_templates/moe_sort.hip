@@ -15,6 +15,10 @@
 //                     output is the same on every run. Block 0 also writes the padding, the block
 //                     -> expert table, num_valid_ids and the unused tail (sentinel entries with
 //                     weight 0, expert id -1, as the CPU sort and AITER's torch reference do).
+//   moe_sort_one_chunk  both in one launch when the routing is one chunk (M*topk <= THREADS*ITEMS,
+//                     every decode bucket): block 0 counts into shared memory and places from
+//                     there, the other blocks zero moe_buf. At a few tokens the sort sits on the
+//                     MoE's critical path and a launch is a good part of its time.
 //
 // Entries whose expert id is outside [0, experts) are dropped (routing is validated on the host;
 // this only keeps a bad id from writing out of bounds).
@@ -27,31 +31,27 @@ struct alignas(16) moe_sort_word4 {
 
 __device__ inline bool moe_sort_valid_expert(int e, int experts) { return e >= 0 && e < experts; }
 
+// The per-expert histogram of entries [base, base + THREADS*ITEMS) into `histogram` (shared
+// memory, [experts]); ends with a barrier, so every thread may read all of it.
 template <int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS)
-    moe_sort_count(const int* __restrict__ topk_ids, int entries, int experts, int num_chunks,
-                   int* __restrict__ chunk_counts, unsigned char* __restrict__ moe_buf,
-                   unsigned long long moe_buf_bytes) {
-    extern __shared__ int histogram[];  // [experts]
-    const int chunk = blockIdx.x;
-    if (chunk < num_chunks) {
-        for (int e = threadIdx.x; e < experts; e += THREADS) histogram[e] = 0;
-        __syncthreads();
-        const int base = chunk * THREADS * ITEMS;
-        for (int j = 0; j < ITEMS; ++j) {
-            const int i = base + j * THREADS + threadIdx.x;
-            if (i < entries) {
-                const int e = topk_ids[i];
-                if (moe_sort_valid_expert(e, experts)) atomicAdd(&histogram[e], 1);
-            }
+__device__ inline void moe_sort_histogram(const int* __restrict__ topk_ids, int entries, int experts, int base,
+                                          int* histogram) {
+    for (int e = threadIdx.x; e < experts; e += THREADS) histogram[e] = 0;
+    __syncthreads();
+    for (int j = 0; j < ITEMS; ++j) {
+        const int i = base + j * THREADS + threadIdx.x;
+        if (i < entries) {
+            const int e = topk_ids[i];
+            if (moe_sort_valid_expert(e, experts)) atomicAdd(&histogram[e], 1);
         }
-        __syncthreads();
-        for (int e = threadIdx.x; e < experts; e += THREADS) chunk_counts[chunk * experts + e] = histogram[e];
     }
+    __syncthreads();
+}
 
-    // moe_buf is cudaMalloc'ed (256-byte aligned): 16-byte stores, then the odd tail bytes.
-    const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
-    const unsigned long long first = (unsigned long long)blockIdx.x * THREADS + threadIdx.x;
+// Zeroes moe_buf, thread `first` of `stride` threads. moe_buf is cudaMalloc'ed (256-byte
+// aligned): 16-byte stores, then the odd tail bytes.
+__device__ inline void moe_sort_zero(unsigned char* __restrict__ moe_buf, unsigned long long moe_buf_bytes,
+                                     unsigned long long first, unsigned long long stride) {
     const unsigned long long vectors = moe_buf_bytes / 16;
     moe_sort_word4* v = (moe_sort_word4*)moe_buf;
     for (unsigned long long k = first; k < vectors; k += stride) v[k] = moe_sort_word4{0, 0, 0, 0};
@@ -60,12 +60,28 @@ __global__ void __launch_bounds__(THREADS)
 
 template <int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
-    moe_sort_scatter(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens, int topk,
-                     int experts, int block_m, int num_chunks, const int* __restrict__ chunk_counts,
-                     int max_num_tokens_padded, int max_num_m_blocks, int* __restrict__ sorted_token_ids,
-                     float* __restrict__ sorted_weights, int* __restrict__ sorted_expert_ids,
-                     int* __restrict__ num_valid_ids) {
-    extern __shared__ int shared[];
+    moe_sort_count(const int* __restrict__ topk_ids, int entries, int experts, int num_chunks,
+                   int* __restrict__ chunk_counts, unsigned char* __restrict__ moe_buf,
+                   unsigned long long moe_buf_bytes) {
+    extern __shared__ int histogram[];  // [experts]
+    const int chunk = blockIdx.x;
+    if (chunk < num_chunks) {
+        moe_sort_histogram<THREADS, ITEMS>(topk_ids, entries, experts, chunk * THREADS * ITEMS, histogram);
+        for (int e = threadIdx.x; e < experts; e += THREADS) chunk_counts[chunk * experts + e] = histogram[e];
+    }
+    moe_sort_zero(moe_buf, moe_buf_bytes, (unsigned long long)blockIdx.x * THREADS + threadIdx.x,
+                  (unsigned long long)gridDim.x * THREADS);
+}
+
+// Places chunk `chunk`'s entries: moe_sort_scatter of the header comment. chunk_counts:
+// [num_chunks][experts], global or shared memory; shared: [3 * experts] ints of shared memory.
+template <int THREADS, int ITEMS>
+__device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights,
+                                      int tokens, int topk, int experts, int block_m, int chunk, int num_chunks,
+                                      const int* chunk_counts, int max_num_tokens_padded, int max_num_m_blocks,
+                                      int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
+                                      int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
+                                      int* shared) {
     int* expert_start = shared;             // [experts] first position of the expert's segment
     int* expert_count = shared + experts;   // [experts] entries of the expert, all chunks
     int* cursor = shared + 2 * experts;     // [experts] next position for this chunk's entries
@@ -74,7 +90,6 @@ __global__ void __launch_bounds__(THREADS)
     __shared__ int scan[THREADS];
 
     const int entries = tokens * topk;
-    const int chunk = blockIdx.x;
     const int tid = threadIdx.x;
 
     // 1. Each thread owns a contiguous run of experts: totals over all chunks and over the chunks
@@ -170,5 +185,37 @@ __global__ void __launch_bounds__(THREADS)
         __syncthreads();  // every thread has read cursor[] for this round
         if (e >= 0 && last) cursor[e] += rank + 1;
         __syncthreads();  // cursor[] and round_experts[] are ready for the next round
+    }
+}
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
+    moe_sort_scatter(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens, int topk,
+                     int experts, int block_m, int num_chunks, const int* __restrict__ chunk_counts,
+                     int max_num_tokens_padded, int max_num_m_blocks, int* __restrict__ sorted_token_ids,
+                     float* __restrict__ sorted_weights, int* __restrict__ sorted_expert_ids,
+                     int* __restrict__ num_valid_ids) {
+    extern __shared__ int shared[];  // [3 * experts]
+    moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, blockIdx.x, num_chunks,
+                                   chunk_counts, max_num_tokens_padded, max_num_m_blocks, sorted_token_ids,
+                                   sorted_weights, sorted_expert_ids, num_valid_ids, shared);
+}
+
+template <int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
+    moe_sort_one_chunk(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights, int tokens,
+                       int topk, int experts, int block_m, int max_num_tokens_padded, int max_num_m_blocks,
+                       int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
+                       int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
+                       unsigned char* __restrict__ moe_buf, unsigned long long moe_buf_bytes) {
+    extern __shared__ int shared[];  // [4 * experts]: the histogram, then moe_sort_place's arrays
+    if (blockIdx.x == 0) {
+        moe_sort_histogram<THREADS, ITEMS>(topk_ids, tokens * topk, experts, 0, shared);
+        moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, 0, 1, shared,
+                                       max_num_tokens_padded, max_num_m_blocks, sorted_token_ids, sorted_weights,
+                                       sorted_expert_ids, num_valid_ids, shared + experts);
+    } else {
+        moe_sort_zero(moe_buf, moe_buf_bytes, (unsigned long long)(blockIdx.x - 1) * THREADS + threadIdx.x,
+                      (unsigned long long)(gridDim.x - 1) * THREADS);
     }
 }

@@ -5,7 +5,8 @@
 // and for the stage-1 output between the reference stages. One thread per 32-element block: the
 // block's bytes are written as two 16-byte stores. mxfp8_quant_wide writes the same values widened
 // instead (the wide layout of common/mx_bf16_widen.h), in one pass where quantising and then widening
-// (mxfp8_widen.hip) took two.
+// (mxfp8_widen.hip) took two, and with four threads per block (below).
+#include "common/lane_shuffle.h"
 #include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 
@@ -32,6 +33,18 @@ __device__ inline void mxfp8_load_block(const IN* x, unsigned long long first, b
     }
 }
 
+// Folds element v into a block's running absolute maximum, in element order. |v| by clearing the
+// sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32 unspecified, and the payload of
+// a NaN amax decides the scale byte. As on the CPU, the block's first NaN is its amax.
+__device__ inline void mxfp8_amax_step(float v, float& amax, bool& nan) {
+    const float a = mx_float_of(mx_bits_of(v) & 0x7FFFFFFFu);
+    if (!nan && mx_is_nan(a)) {
+        amax = a;
+        nan = true;
+    }
+    if (!nan && a > amax) amax = a;
+}
+
 struct alignas(16) mxfp8_bytes16 {
     unsigned char b[16];
 };
@@ -50,15 +63,7 @@ __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, u
     bool nan = false;
     for (int i = 0; i < 32; ++i) {
         if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
-        // |v| by clearing the sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32
-        // unspecified, and the payload of a NaN amax decides the scale byte.
-        const float a = mx_float_of(mx_bits_of(v[i]) & 0x7FFFFFFFu);
-        // As on the CPU, the block's first NaN is its amax: the scale byte depends on its payload.
-        if (!nan && mx_is_nan(a)) {
-            amax = a;
-            nan = true;
-        }
-        if (!nan && a > amax) amax = a;
+        mxfp8_amax_step(v[i], amax, nan);
     }
     const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
     for (int i = 0; i < 32; ++i) bytes[i / 16].b[i % 16] = mx_quantize_mxfp8_element(v[i], scale);
@@ -81,19 +86,54 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // bf16 rows with dynamic scales straight to the wide layout: what mxfp8_quant and then mxfp8_widen
-// write, bit for bit (the same block quantisation, the same mx_wide_block).
+// write, bit for bit (the same amax rule, scale and element quantisation, the same mx_wide_group).
+// Four consecutive lanes share a block, one 8-element wide group each: one 16-byte load, the
+// block's amax through two lane swaps, one 16-byte store. (One thread per block made each thread a
+// chain of 32 elements; at one token, 160 blocks, the kernel sat beside the sort on the MoE's
+// critical path.)
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant_wide(const unsigned short* __restrict__ x, unsigned long long blocks,
                      unsigned short* __restrict__ wide) {
+    static_assert(THREADS % 32 == 0, "whole warps: every lane takes part in the swaps");
+    const unsigned long long groups = blocks * 4;
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
-    for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
-        mxfp8_bytes16 bytes[2];
-        const unsigned char scale = mxfp8_quantize_block<unsigned short, false, false>(x, b, aligned, bytes);
-        moetune_u32 words[8], widened[16];
-        for (int i = 0; i < 8; ++i) words[i] = mx_e4m3_word(bytes[i / 4].b + 4 * (i % 4));
-        mx_wide_block(words, scale, widened);
-        mx_store_wide_block(wide + b * 32, widened);
+    const int lane = int(threadIdx.x) & 31;
+    // Uniform per warp: a block's four groups are all in range or all out of it.
+    for (unsigned long long first = (unsigned long long)blockIdx.x * THREADS + threadIdx.x - lane; first < groups;
+         first += stride) {
+        const unsigned long long g = first + lane;
+        const bool active = g < groups;
+        float v[8];
+        if (active && aligned) {
+            struct alignas(16) Vector {
+                unsigned short e[8];
+            };
+            const Vector w = *reinterpret_cast<const Vector*>(x + g * 8);
+            for (int i = 0; i < 8; ++i) v[i] = mx_bf16_to_float(w.e[i]);
+        } else {
+            for (int i = 0; i < 8; ++i) v[i] = active ? mx_bf16_to_float(x[g * 8 + i]) : 0.0f;
+        }
+        float amax = 0.0f;
+        bool nan = false;
+        for (int i = 0; i < 8; ++i) mxfp8_amax_step(v[i], amax, nan);
+        // Lanes 4b..4b+3 hold groups 0..3 of block b: merge pairs, then pairs of pairs, the lower
+        // group's NaN first, else the larger maximum (no -0: the sign bits are cleared).
+        for (int m = 1; m <= 2; m <<= 1) {
+            const float other = mx_shfl_xor(amax, m);
+            const bool other_nan = mx_shfl_xor(nan ? 1.0f : 0.0f, m) != 0.0f;
+            const bool lower = (lane & m) == 0;
+            const float lo = lower ? amax : other, hi = lower ? other : amax;
+            const bool lo_nan = lower ? nan : other_nan, hi_nan = lower ? other_nan : nan;
+            amax = lo_nan ? lo : hi_nan ? hi : (hi > lo ? hi : lo);
+            nan = lo_nan || hi_nan;
+        }
+        const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+        unsigned char bytes[8];
+        for (int i = 0; i < 8; ++i) bytes[i] = mx_quantize_mxfp8_element(v[i], scale);
+        moetune_u32 out[4];
+        mx_wide_group(mx_e4m3_word(bytes), mx_e4m3_word(bytes + 4), scale, out);
+        if (active) *reinterpret_cast<mx_wide_vector*>(wide + g * 8) = mx_wide_vector{{out[0], out[1], out[2], out[3]}};
     }
 }

@@ -1,8 +1,8 @@
 #pragma once
-// Lane shuffles, and the portable stand-in for the warp-level tensor-core products of
-// mma_fp8.h (16x8x32 e4m3) and mma_bf16.h (16x8x16 bf16) on targets without those instructions
-// (AMD through hipRTC, older NVIDIA). It is slow and only for checking: every candidate compiles
-// and computes the same function everywhere.
+// The portable stand-in for the warp-level tensor-core products of mma_fp8.h (16x8x32 e4m3) and
+// mma_bf16.h (16x8x16 bf16) on targets without those instructions (AMD through hipRTC, older
+// NVIDIA). It is slow and only for checking: every candidate compiles and computes the same
+// function everywhere.
 //
 // Both PTX fragments (row.col, FP32 accumulate) have the same register shape, per lane
 // g = lane / 4, t = lane % 4:
@@ -14,23 +14,7 @@
 // h*4P + P*t .. +P-1 (P = 4 e4m3 or 2 bf16). So the emulation only needs to know P and how to
 // decode element i of a register: the `Elements` type.
 #include "host_device.h"
-
-// Lane shuffle within 32-lane groups (a 64-wide AMD wavefront holds two such groups).
-__device__ inline moetune_u32 mx_shfl(moetune_u32 v, int src_lane) {
-#if defined(__CUDA_ARCH__)
-    return __shfl_sync(0xFFFFFFFFu, v, src_lane, 32);
-#else
-    return __shfl(v, src_lane, 32);
-#endif
-}
-
-__device__ inline float mx_shfl_xor(float v, int mask) {
-#if defined(__CUDA_ARCH__)
-    return __shfl_xor_sync(0xFFFFFFFFu, v, mask, 32);
-#else
-    return __shfl_xor(v, mask, 32);
-#endif
-}
+#include "lane_shuffle.h"
 
 // c += A(16 x 8P) * B(8P x 8) from the fragments above. Elements::kPerRegister is P;
 // Elements::value(reg, i) the float value of element i of a register.

@@ -1,7 +1,8 @@
 // The GPU moe_sorting equals moe_sorting_cpu entry for entry: ids, weights, the block -> expert
 // table, num_valid_ids, padding and the unused tail. DSv4.1-Flash size at M = 1, 33, 4096 and 16384,
 // skewed routing (experts without tokens), more experts than the kernel's threads, inside a graph,
-// and into buffers allocated for more tokens.
+// and into buffers allocated for more tokens -- through both launch paths: one kernel for routing
+// of one chunk (M*topk <= 1024), the count + scatter pair above that.
 #include <cstdio>
 #include <vector>
 
@@ -50,40 +51,54 @@ TEST_CASE("GPU sort equals the CPU sort for skewed routing, many experts and tin
     check_routing(data::random_routing(0, 96, 5, test::kSeed), 96, 32);
 }
 
+TEST_CASE("GPU sort equals the CPU sort on both sides of one chunk", "[gpu][sort]") {
+    check_routing(data::random_routing(256, 96, 4, test::kSeed), 96, 32);  // 1024 entries: one launch
+    check_routing(data::random_routing(205, 96, 5, test::kSeed), 96, 32);  // 1025: count + scatter
+    check_routing(data::skewed_routing(200, 96, 5, 2.0, test::kSeed), 96, 16);
+    check_routing(data::random_routing(60, 896, 16, test::kSeed), 896, 32);  // one chunk, 896 experts
+}
+
 TEST_CASE("GPU sort zeroes moe_buf when given one", "[gpu][sort]") {
-    const data::Routing routing = data::random_routing(33, 96, 5, test::kSeed);
-    const data::DeviceRouting device_routing = data::upload(routing);
-    data::DeviceSortedRouting sorted = data::allocate_sorted_routing(33, 5, 96, 32);
-    // A bf16 [33, 5120] output plus 3 bytes: the 16-byte stores and the byte tail are both used.
-    gpu::DeviceBuffer<uint8_t> moe_buf(33 * 5120 * 2 + 3);
-    moe_buf.fill_bytes(0xAB);
-    const gpu::Stream stream;
-    data::moe_sorting_gpu(test::data_kernels(), device_routing, sorted, stream, moe_buf.data(), moe_buf.bytes());
-    stream.synchronize();
-    CHECK(first_difference(std::vector<uint8_t>(moe_buf.size(), 0), moe_buf.download(), "moe_buf") == "");
-    check_same(data::moe_sorting_cpu(routing, 96, 32), data::download(sorted));
+    for (int tokens : {33, 300}) {  // one launch, count + scatter
+        INFO("M=" << tokens);
+        const data::Routing routing = data::random_routing(tokens, 96, 5, test::kSeed);
+        const data::DeviceRouting device_routing = data::upload(routing);
+        data::DeviceSortedRouting sorted = data::allocate_sorted_routing(tokens, 5, 96, 32);
+        // A bf16 [M, 5120] output plus 3 bytes: the 16-byte stores and the byte tail are both used.
+        gpu::DeviceBuffer<uint8_t> moe_buf(std::size_t(tokens) * 5120 * 2 + 3);
+        moe_buf.fill_bytes(0xAB);
+        const gpu::Stream stream;
+        data::moe_sorting_gpu(test::data_kernels(), device_routing, sorted, stream, moe_buf.data(), moe_buf.bytes());
+        stream.synchronize();
+        CHECK(first_difference(std::vector<uint8_t>(moe_buf.size(), 0), moe_buf.download(), "moe_buf") == "");
+        check_same(data::moe_sorting_cpu(routing, 96, 32), data::download(sorted));
+    }
 }
 
 TEST_CASE("GPU sort captured in a graph gives the same result on every replay", "[gpu][sort]") {
-    const int tokens = 16384;
-    const data::Routing routing = data::random_routing(tokens, 96, 5, test::kSeed);
-    const data::DeviceRouting device_routing = data::upload(routing);
-    data::DeviceSortedRouting sorted = data::allocate_sorted_routing(tokens, 5, 96, 64);
-    gpu::DeviceBuffer<uint8_t> moe_buf(std::size_t(tokens) * 5120 * 2);
-    const gpu::Stream stream;
-    const gpu::Graph graph = gpu::Graph::capture(stream, [&] {
-        sorted.sorted_token_ids.fill_bytes_async(0xFF, stream);  // proves each replay rewrites everything
-        data::moe_sorting_gpu(test::data_kernels(), device_routing, sorted, stream, moe_buf.data(), moe_buf.bytes());
-    });
-    constexpr int kReplays = 20;
-    gpu::Event start, stop;
-    start.record(stream);
-    graph.replay(stream, kReplays);
-    stop.record(stream);
-    const float ms = gpu::Event::elapsed_ms(start, stop);
-    std::printf("moe_sorting_gpu M=%d topk=5 E=96 block_m=64 (+ zeroing a %zu MB moe_buf): %.1f us per sort\n", tokens,
-                moe_buf.bytes() >> 20, 1000.0 * ms / kReplays);
-    check_same(data::moe_sorting_cpu(routing, 96, 64), data::download(sorted));
+    for (int tokens : {1, 16384}) {  // one launch, count + scatter
+        INFO("M=" << tokens);
+        const data::Routing routing = data::random_routing(tokens, 96, 5, test::kSeed);
+        const data::DeviceRouting device_routing = data::upload(routing);
+        data::DeviceSortedRouting sorted = data::allocate_sorted_routing(tokens, 5, 96, 64);
+        gpu::DeviceBuffer<uint8_t> moe_buf(std::size_t(tokens) * 5120 * 2);
+        const gpu::Stream stream;
+        const gpu::Graph graph = gpu::Graph::capture(stream, [&] {
+            sorted.sorted_token_ids.fill_bytes_async(0xFF, stream);  // proves each replay rewrites everything
+            data::moe_sorting_gpu(test::data_kernels(), device_routing, sorted, stream, moe_buf.data(),
+                                  moe_buf.bytes());
+        });
+        constexpr int kReplays = 20;
+        gpu::Event start, stop;
+        start.record(stream);
+        graph.replay(stream, kReplays);
+        stop.record(stream);
+        const float ms = gpu::Event::elapsed_ms(start, stop);
+        std::printf("moe_sorting_gpu M=%d topk=5 E=96 block_m=64 (+ zeroing a %zu KB moe_buf, + a fill): %.1f us per "
+                    "replay\n",
+                    tokens, moe_buf.bytes() >> 10, 1000.0 * ms / kReplays);
+        check_same(data::moe_sorting_cpu(routing, 96, 64), data::download(sorted));
+    }
 }
 
 TEST_CASE("GPU sort into buffers allocated for more tokens equals the CPU sort", "[gpu][sort]") {

@@ -12,7 +12,7 @@ std::vector<rtc::CompileRequest> DataKernels::requests(const std::string& arch) 
     using namespace kernel_names;
     std::vector<rtc::CompileRequest> r;
     // Sort, synthetic data and quantisation must equal the CPU bit for bit: no FMA contraction.
-    r.push_back(rtc::template_request("moe_sort.hip", {kSortCount, kSortScatter}, arch));
+    r.push_back(rtc::template_request("moe_sort.hip", {kSortCount, kSortScatter, kSortOneChunk}, arch));
     r.push_back(rtc::template_request("synthetic_weights.hip", {kSynthFp4, kSynthE8m0, kSynthHidden}, arch));
     r.push_back(rtc::template_request(
         "mxfp8_quant.hip",

@@ -17,6 +17,7 @@ inline constexpr int kSortThreads = 256;
 inline constexpr int kSortItems = 4;
 inline constexpr const char* kSortCount = "moe_sort_count<256, 4>";
 inline constexpr const char* kSortScatter = "moe_sort_scatter<256, 4>";
+inline constexpr const char* kSortOneChunk = "moe_sort_one_chunk<256, 4>";  // both, for one chunk
 // synthetic_weights.hip, mxfp8_quant.hip, and the element-wise reference kernels: 256 threads.
 inline constexpr int kElementwiseThreads = 256;
 inline constexpr const char* kSynthFp4 = "synth_fp4_bytes<256>";

@@ -57,10 +57,19 @@ void moe_sorting_gpu(const DataKernels& kernels, const DeviceRoutingView& routin
     const unsigned long long zero_bytes = moe_buf ? moe_buf_bytes : 0;
     auto* zero_ptr = static_cast<unsigned char*>(moe_buf);
 
+    const std::size_t int_bytes = sizeof(int);
+    if (chunks == 1) {  // one launch: block 0 sorts, the others zero moe_buf (16 bytes per thread and step)
+        const unsigned zero_blocks = zero_bytes ? grid_stride_blocks(zero_bytes / 16, kSortThreads) : 0;
+        kernels.kernel(kSortOneChunk)
+            .launch({{1 + zero_blocks}, {kSortThreads}, 4 * static_cast<std::size_t>(out.experts) * int_bytes},
+                    stream, routing.ids, routing.weights, tokens, out.topk, out.experts, out.block_m, max_padded,
+                    max_blocks, out.sorted_token_ids.data(), out.sorted_weights.data(), out.sorted_expert_ids.data(),
+                    out.num_valid_ids.data(), zero_ptr, zero_bytes);
+        return;
+    }
     // Blocks past the chunks only zero moe_buf (16 bytes per thread and step).
     const unsigned blocks =
         std::max<unsigned>(static_cast<unsigned>(chunks), grid_stride_blocks(zero_bytes / 16, kSortThreads));
-    const std::size_t int_bytes = sizeof(int);
     kernels.kernel(kSortCount)
         .launch({{blocks}, {kSortThreads}, static_cast<std::size_t>(out.experts) * int_bytes}, stream, routing.ids,
                 entries, out.experts, chunks, out.chunk_counts.data(), zero_ptr, zero_bytes);

@@ -66,7 +66,7 @@ void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t
                                       uint16_t* wide, const gpu::Stream& stream) {
     constexpr unsigned kThreads = kernel_names::kElementwiseThreads;
     kernels.kernel(kernel_names::kQuantBf16Wide)
-        .launch({{grid_stride_blocks(blocks, kThreads)}, {kThreads}}, stream, x, blocks, wide);
+        .launch({{grid_stride_blocks(4 * blocks, kThreads)}, {kThreads}}, stream, x, blocks, wide);  // 4 lanes a block
 }
 
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
