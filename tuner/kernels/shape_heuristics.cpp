@@ -15,6 +15,9 @@ constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at m
 constexpr int kLargestStreamingBlock = 32;
 constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
 constexpr double kDefaultKGroupWorkgroupsPerSm = 2.0;
+// Under this many stage-1 workgroups per SM, the default's stage 1 narrows to 64-wide tiles with
+// K-groups of 4 warps (DSv4.1-Flash: one token).
+constexpr double kDefaultNarrowStage1WorkgroupsPerSm = 1.0;
 // default_config's occupancy bound (_occ4) from this many expected workgroups of the stage per SM.
 constexpr double kDefaultOccupancyWorkgroupsPerSm = 6.0;
 
@@ -182,18 +185,21 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
         if (fits(m1, shape, limits)) s1 = m1;
         if (fits(m2, shape, limits)) s2 = m2;
     } else if (streaming && sms > 0) {
-        // Under 2 stage-1 workgroups per SM (DSv4.1-Flash: 1 and 2 tokens), K-groups of 4 warps on
-        // narrower stage-1 tiles: the one-token sweep's winners on the H200 (docs/kernel-design.md,
-        // "The register-fed loop at few tokens"), stage 1 t16x64x128_w4_nt_mbf16_gui_kw4_fp8 34.2 us
-        // (its 360 workgroups fit the SMs in one wave; the 8-warp t16x64x128_nt_mbf16_gui_kw4 took
-        // 45.2) and stage 2 t16x128x128_atomic_w4_mbf16_kw2 20.9; the whole MoE 60.1 us against 81.2
-        // for the 8-warp pair.
+        // Under 2 stage-1 workgroups per SM (DSv4.1-Flash: 1 and 2 tokens), stage 2 on 64-wide tiles
+        // with K-groups of 2 and streaming loads, t{bm}x64x128_atomic_w4_nt_mbf16_kw2: the sweep's
+        // stage 2 at 1 and 2 tokens (18.1 and 31.6 us in session 13). Stage 1 from 1 per SM (2 tokens)
+        // the middle tier's 128-wide tiles with K-groups of 2, the 2-token sweep's stage 1 (51.8 us);
+        // under it (1 token) K-groups of 4 warps on 64-wide tiles, t{bm}x64x128_w4_nt_mbf16_gui_kw4_fp8
+        // (34.2 us against 45.2 for the 8-warp t16x64x128_nt_mbf16_gui_kw4 in session 8, 29.8 since).
+        // Both pairs ran as the bench's tuned arm on the H200 in sessions 13-15: 2 tokens 86.6-88.2 us
+        // against 100.5-101.4 for the previous default (stage 1 kw4 + stage 2 t{bm}x128x128 kw2 with
+        // cached loads), one token 51.4-53.2 against 51.9-53.4 (docs/benchmarks.md).
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
-        k1.tile_n = 64;
-        k1.k_warps = 4;
-        k2.tile_n = 128;
+        const bool narrow = s1_workgroups < kDefaultNarrowStage1WorkgroupsPerSm * sms;
+        k1.tile_n = narrow ? 64 : 128;
+        k1.k_warps = narrow ? 4 : 2;
+        k2.tile_n = 64;
         k2.k_warps = 2;
-        k2.nontemporal_weights = false;
         if (fits(k1, shape, limits)) s1 = k1;
         if (fits(k2, shape, limits)) s2 = k2;
     }

@@ -58,8 +58,9 @@ struct ConfigPair {
 //  - When streams_weights(block_m): 256-wide N tiles of 4 warps with non-temporal loads and K 128 in
 //    both stages, on sm_90a with the occupancy bound _occ4 where it fits and the stage's grid gives
 //    each SM 6 workgroups or more; with 2 to 6 stage-1 workgroups per SM, 128-wide tiles with K-groups
-//    of 2 (stage 2: K-groups under 6 per SM of its own, else _occ4); under 2, K-groups of 4 warps
-//    (stage 1 t{bm}x64x128 _w4_kw4, stage 2 t{bm}x128x128 _w4_kw2 with cached loads).
+//    of 2 (stage 2: K-groups under 6 per SM of its own, else _occ4); under 2, stage 2 t{bm}x64x128
+//    _w4_kw2, and stage 1 the 128-wide tiles with K-groups of 2 from 1 per SM, t{bm}x64x128 _w4_kw4
+//    under it.
 //  - Else 128-wide tiles of 8 warps, stage 2 at K 256 with cached loads; on sm_90a, where an average
 //    active expert fills a 64-row sort block, warpgroup kernels with shared operands instead
 //    (t{rows}x128x128 _smem_wgmma, one warpgroup per 64 rows, up to 128).
