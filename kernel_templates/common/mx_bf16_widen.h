@@ -120,7 +120,8 @@ MOETUNE_HD void mx_wide_group(moetune_u32 lo, moetune_u32 hi, unsigned char scal
 
 // One 32-element MXFP8 block in the wide layout: its e4m3 bytes as 8 little-endian words (word i =
 // elements 4i..4i+3) at e8m0 scale `scale` -> 16 words, its 4 wide groups in order. What
-// mxfp8_widen.hip and mxfp8_quant_wide (mxfp8_quant.hip) store and formats::widen_mxfp8 computes.
+// mxfp8_widen.hip stores and formats::widen_mxfp8 computes (mxfp8_quant_wide, in mxfp8_quant.hip,
+// the same group by group).
 MOETUNE_HD void mx_wide_block(const moetune_u32 (&values)[8], unsigned char scale, moetune_u32 (&out)[16]) {
     for (int group = 0; group < 4; ++group) {
         moetune_u32 words[4];
@@ -130,8 +131,8 @@ MOETUNE_HD void mx_wide_block(const moetune_u32 (&values)[8], unsigned char scal
 }
 
 // Stores mx_wide_block's 16 words at `block` (the block's 32 wide elements, 16-byte aligned) as four
-// 16-byte vectors: the store of both kernels that write the wide layout (mxfp8_widen.hip,
-// mxfp8_quant_wide in mxfp8_quant.hip).
+// 16-byte vectors: mxfp8_widen.hip's store (mxfp8_quant_wide stores each group's 4 words itself, one
+// lane a group, as one mx_wide_vector).
 struct alignas(16) mx_wide_vector {
     moetune_u32 w[4];
 };
