@@ -192,8 +192,8 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
         // under it (1 token) K-groups of 4 warps on 64-wide tiles, t{bm}x64x128_w4_nt_mbf16_gui_kw4_fp8
         // (34.2 us against 45.2 for the 8-warp t16x64x128_nt_mbf16_gui_kw4 in session 8, 29.8 since).
         // Both pairs ran as the bench's tuned arm on the H200 in sessions 13-15: 2 tokens 86.6-88.2 us
-        // against 100.5-101.4 for the previous default (stage 1 kw4 + stage 2 t{bm}x128x128 kw2 with
-        // cached loads), one token 51.4-53.2 against 51.9-53.4 (docs/benchmarks.md).
+        // against 100.3-101.7 for the previous default (stage 1 kw4 + stage 2 t{bm}x128x128 kw2 with
+        // cached loads); one token 0.6 us faster to 0.3 us slower within each run (docs/benchmarks.md).
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
         const bool narrow = s1_workgroups < kDefaultNarrowStage1WorkgroupsPerSm * sms;
         k1.tile_n = narrow ? 64 : 128;
