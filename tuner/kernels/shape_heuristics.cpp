@@ -14,10 +14,11 @@ constexpr double kMaxOversize = 2.0;         // block_m may be up to 2x the fitt
 constexpr double kMaxBlocksPerExpert = 16.0;  // ... and cut an expert into at most 16 blocks
 constexpr int kLargestStreamingBlock = 32;
 constexpr double kMaxKGroupWorkgroupsPerSm = 16.0;
-constexpr double kDefaultKGroupWorkgroupsPerSm = 2.0;
 // Under this many stage-1 workgroups per SM, the default's stage 1 narrows to 64-wide tiles with
-// K-groups of 4 warps (DSv4.1-Flash: one token).
+// K-groups of 4 warps (DSv4.1-Flash: one token), and under the second its stage 2 to 64-wide tiles
+// (1 and 2 tokens).
 constexpr double kDefaultNarrowStage1WorkgroupsPerSm = 1.0;
+constexpr double kDefaultNarrowStage2WorkgroupsPerSm = 2.0;
 // default_config's occupancy bound (_occ4) from this many expected workgroups of the stage per SM.
 constexpr double kDefaultOccupancyWorkgroupsPerSm = 6.0;
 
@@ -149,14 +150,14 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     s2.mode = Stage2Mode::atomic;
     s2.mma = mma;
 
-    // The streaming tiers, by the stage-1 grid's workgroups per SM (an unknown SM count takes none).
-    // With an occupancy bound of 4 workgroups (16 warps per SM, 128 registers a thread) where the
-    // tile's registers come close enough (16-row tiles; not t32x256) and the stage's grid gives each
-    // SM more than a wave of them: on the H200 stage 1 242.9 -> 223.5 us at 16 tokens (7.5
-    // workgroups per SM), 455.4 -> 445.8 at 128, 533.9 -> 524.5 at 256, stage 2 119.9 -> 111.6,
-    // 218.8 -> 209.7, 267.2 -> 267.8; with 2.5-5 per SM (4 and 8 tokens) the whole MoE ran ~9 %
-    // slower bounded (docs/kernel-design.md, "Occupancy bound"). Measured on sm_90a only, so other
-    // targets keep the unbounded kernels.
+    // The streaming tiers, by the stage-1 grid's workgroups per SM (an unknown SM count takes none),
+    // each stage chosen on its own below. The occupancy bound of 4 workgroups (16 warps per SM, 128
+    // registers a thread) where the tile's registers come close enough (16-row tiles; not t32x256)
+    // and the stage's grid gives each SM more than a wave of them: on the H200 stage 1 242.9 -> 223.5
+    // us at 16 tokens (7.5 workgroups per SM), 455.4 -> 445.8 at 128, 533.9 -> 524.5 at 256, stage 2
+    // 119.9 -> 111.6, 218.8 -> 209.7, 267.2 -> 267.8; with 2.5-5 per SM (4 and 8 tokens) the whole MoE
+    // ran ~9 % slower bounded (docs/kernel-design.md, "Occupancy bound"). Measured on sm_90a only, so
+    // other targets keep the unbounded kernels.
     const double sms = limits.multiprocessors;
     auto bound_where_full = [&](KernelConfig& c) {
         KernelConfig bounded = c;
@@ -169,37 +170,33 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     if (streaming && sms > 0 && s1_workgroups >= kDefaultOccupancyWorkgroupsPerSm * sms) {
         bound_where_full(s1);
         bound_where_full(s2);
-    } else if (streaming && sms > 0 && s1_workgroups >= kDefaultKGroupWorkgroupsPerSm * sms) {
-        // Between 2 and 6 stage-1 workgroups per SM (DSv4.1-Flash: 4 and 8 tokens), 128-wide tiles with
-        // K-groups of 2 in stage 1; stage 2 on 128-wide tiles too, with K-groups of 2 while its grid
-        // stays under 6 per SM, else bounded: the sweep's pairs on the H200 at 4 tokens
-        // (t16x128x128_w4_nt_mbf16_gui_kw2_fp8 + t16x128x128_atomic_w4_nt_mbf16_kw2, stage 2 ~5.6 per SM)
-        // and 8 (the same stage 1 + t16x128x128_atomic_w4_occ4_nt_mbf16, ~10 per SM) in session 14;
-        // whole MoE 149.4-150.2 and 233.9-235.4 us as the bench's tuned arm against 150.3 and 257.0 for
-        // the streaming pair (docs/results/2026-12-02-h200-occupancy-bound).
-        KernelConfig m1 = s1, m2 = s2;
-        m1.tile_n = m2.tile_n = 128;
-        m1.k_warps = 2;
-        if (expected_workgroups(m2, shape) < kDefaultOccupancyWorkgroupsPerSm * sms) m2.k_warps = 2;
-        else bound_where_full(m2);
-        if (fits(m1, shape, limits)) s1 = m1;
-        if (fits(m2, shape, limits)) s2 = m2;
     } else if (streaming && sms > 0) {
-        // Under 2 stage-1 workgroups per SM (DSv4.1-Flash: 1 and 2 tokens), stage 2 on 64-wide tiles
-        // with K-groups of 2 and streaming loads, t{bm}x64x128_atomic_w4_nt_mbf16_kw2: the sweep's
-        // stage 2 at 1 and 2 tokens (18.1 and 31.6 us in session 13). Stage 1 from 1 per SM (2 tokens)
-        // the middle tier's 128-wide tiles with K-groups of 2, the 2-token sweep's stage 1 (51.8 us);
-        // under it (1 token) K-groups of 4 warps on 64-wide tiles, t{bm}x64x128_w4_nt_mbf16_gui_kw4_fp8
-        // (34.2 us against 45.2 for the 8-warp t16x64x128_nt_mbf16_gui_kw4 in session 8, 29.8 since).
-        // Both pairs ran as the bench's tuned arm on the H200 in sessions 13-15: 2 tokens 86.6-88.2 us
-        // against 100.3-101.7 for the previous default (stage 1 kw4 + stage 2 t{bm}x128x128 kw2 with
-        // cached loads); one token 0.6 us faster to 0.3 us slower within each run (docs/benchmarks.md).
+        // Fewer than 6 stage-1 workgroups per SM (DSv4.1-Flash: 1 to 8 tokens): K-groups, the sweep's
+        // pairs on the H200. Stage 1: 128-wide tiles with K-groups of 2 from 1 per SM
+        // (t16x128x128_w4_nt_mbf16_gui_kw2_fp8, the sweep's at 2, 4 and 8 tokens; 51.8 us at 2), under
+        // it (1 token) 64-wide tiles with K-groups of 4 warps (t16x64x128_w4_nt_mbf16_gui_kw4_fp8: 34.2
+        // us against 45.2 for the 8-warp t16x64x128_nt_mbf16_gui_kw4 in session 8, 29.8 since).
+        // Stage 2: under 2 stage-1 workgroups per SM (1 and 2 tokens) 64-wide tiles with K-groups of 2
+        // (t16x64x128_atomic_w4_nt_mbf16_kw2, the sweep's at 1 and 2 tokens: 18.1 and 31.6 us in session
+        // 13); from 2 (4 and 8 tokens) 128-wide tiles, with K-groups of 2 while its own grid stays under
+        // 6 per SM, else bounded (t16x128x128_atomic_w4_nt_mbf16_kw2 at 4 tokens, ~5.6 per SM;
+        // t16x128x128_atomic_w4_occ4_nt_mbf16 at 8, ~10 per SM). As the bench's tuned arm: 2 tokens
+        // 86.6-88.2 us against 100.3-101.7 for the previous default (stage 1 kw4 + stage 2
+        // t{bm}x128x128 kw2 with cached loads), one token 0.6 us faster to 0.3 us slower within each run
+        // (docs/benchmarks.md, session 15); 4 and 8 tokens 149.4-150.2 and 233.9-235.4 us against 150.3
+        // and 257.0 for the streaming pair (docs/results/2026-12-02-h200-occupancy-bound).
         KernelConfig k1 = s1, k2 = s2;  // 4 warps, K 128: the streaming tier's
         const bool narrow = s1_workgroups < kDefaultNarrowStage1WorkgroupsPerSm * sms;
         k1.tile_n = narrow ? 64 : 128;
         k1.k_warps = narrow ? 4 : 2;
-        k2.tile_n = 64;
-        k2.k_warps = 2;
+        if (s1_workgroups < kDefaultNarrowStage2WorkgroupsPerSm * sms) {
+            k2.tile_n = 64;
+            k2.k_warps = 2;
+        } else {
+            k2.tile_n = 128;
+            if (expected_workgroups(k2, shape) < kDefaultOccupancyWorkgroupsPerSm * sms) k2.k_warps = 2;
+            else bound_where_full(k2);
+        }
         if (fits(k1, shape, limits)) s1 = k1;
         if (fits(k2, shape, limits)) s2 = k2;
     }
