@@ -21,6 +21,7 @@
 //            warps multiply from there (common/moe_shared_gemm.h; bf16 path, one K-group, PIPE 1)
 //   WGMMA    (_wgmma, with _smem) Hopper warpgroup products from shared memory, 64-row warpgroups
 //            over the whole tile width or (WARPS_N = 2) over half of it
+#include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
@@ -41,6 +42,10 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     static_assert(!FUSE_FP8 || WARP_N % 64 == 0, "fused MXFP8 output needs 32 whole output columns per warp");
 
     mx_test_break_entry();
+    // Stage 2 may start on the SMs this grid's last wave leaves idle (it waits for this grid's output).
+    mx_allow_next_grid();
+    // Launched to overlap the activation quantisation (library path): everything below reads it or the sort.
+    mx_wait_for_previous_grid();
     const int row0 = mx_row_tile<WGMMA>() * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
     const int expert = args.sorted_expert_ids[mx_row_tile<WGMMA>()];

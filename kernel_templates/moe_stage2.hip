@@ -10,6 +10,7 @@
 //   TILE_N   model_dim columns per CTA
 //   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH, SHARED_OPERANDS as in stage 1 (tile_k =
 //            128 * PIPE along inter_dim)
+#include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/memory.h"
@@ -91,12 +92,17 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
+        mx_wait_for_previous_grid();  // the activations are stage 1's output
         gemm.run(args.act, args.act_scale, args.act_wide, act_row, w, ws, tile_n0, K, m0, n0 - tile_n0,
                  dynamic_shared);
         epilogue(gemm);
     } else {
         (void)dynamic_shared;
         MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;
+        // Launched to overlap stage 1's end: the weights do not depend on it, so L2 fetches this
+        // warp's first chunks while the activations (stage 1's output) are still being written.
+        gemm.prefetch_first_weights(w, n0, K, k_group);
+        mx_wait_for_previous_grid();
         gemm.run(args.act, args.act_scale, args.act_wide, act_row + m0, w, ws, n0, K, k_group);
         __shared__ float k_sum[WARPS_K > 1 ? TILE_M * TILE_N : 1];
         mx_sum_k_groups<WARPS_K, WARPS_M * WARPS_N>(gemm, k_sum, k_group, mn_warp);

@@ -6,6 +6,7 @@
 // block's bytes are written as two 16-byte stores. mxfp8_quant_wide writes the same values widened
 // instead (the wide layout of common/mx_bf16_widen.h), in one pass where quantising and then widening
 // (mxfp8_widen.hip) took two, and with four threads per block (below).
+#include "common/grid_dependency.h"
 #include "common/lane_shuffle.h"
 #include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
@@ -13,36 +14,35 @@
 __device__ inline float mxfp8_to_float(float v) { return v; }
 __device__ inline float mxfp8_to_float(unsigned short v) { return mx_bf16_to_float(v); }
 
-// The 32 inputs of one block. A block is 64 (bf16) or 128 (float) contiguous bytes, so from a
-// 16-byte aligned x (every buffer of ours; a caller's may not be) it is read as 16-byte vectors
-// (with 32 two-byte loads per thread the one-token activation quantisation took ~6 us on the H200).
-template <typename IN>
-__device__ inline void mxfp8_load_block(const IN* x, unsigned long long first, bool aligned, float (&v)[32]) {
+// N consecutive inputs from element `first`. A 32-element block is 64 (bf16) or 128 (float)
+// contiguous bytes and a wide group 16, so from a 16-byte aligned x (every buffer of ours; a
+// caller's may not be) they are read as 16-byte vectors (with 32 two-byte loads per thread the
+// one-token activation quantisation took ~6 us on the H200).
+template <int N, typename IN>
+__device__ inline void mxfp8_load_elements(const IN* x, unsigned long long first, bool aligned, float (&v)[N]) {
     constexpr int kPerVector = 16 / int(sizeof(IN));
+    static_assert(N % kPerVector == 0, "whole 16-byte vectors");
     struct alignas(16) Vector {
         IN e[kPerVector];
     };
     if (aligned) {
         const Vector* p = reinterpret_cast<const Vector*>(x + first);
-        for (int q = 0; q < 32 / kPerVector; ++q) {
+        for (int q = 0; q < N / kPerVector; ++q) {
             const Vector w = p[q];
             for (int i = 0; i < kPerVector; ++i) v[q * kPerVector + i] = mxfp8_to_float(w.e[i]);
         }
     } else {
-        for (int i = 0; i < 32; ++i) v[i] = mxfp8_to_float(x[first + i]);
+        for (int i = 0; i < N; ++i) v[i] = mxfp8_to_float(x[first + i]);
     }
 }
 
 // Folds element v into a block's running absolute maximum, in element order. |v| by clearing the
 // sign bit, like x86's fabs: PTX leaves the NaN payload of abs.f32 unspecified, and the payload of
-// a NaN amax decides the scale byte. As on the CPU, the block's first NaN is its amax.
-__device__ inline void mxfp8_amax_step(float v, float& amax, bool& nan) {
+// a NaN amax decides the scale byte. As on the CPU, the block's first NaN is its amax (and a NaN
+// amax is that first NaN: nothing replaces it).
+__device__ inline void mxfp8_amax_step(float v, float& amax) {
     const float a = mx_float_of(mx_bits_of(v) & 0x7FFFFFFFu);
-    if (!nan && mx_is_nan(a)) {
-        amax = a;
-        nan = true;
-    }
-    if (!nan && a > amax) amax = a;
+    if (!mx_is_nan(amax) && (mx_is_nan(a) || a > amax)) amax = a;
 }
 
 struct alignas(16) mxfp8_bytes16 {
@@ -58,12 +58,11 @@ template <typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
 __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, unsigned long long b, bool aligned,
                                                      mxfp8_bytes16 (&bytes)[2]) {
     float v[32];
-    mxfp8_load_block(x, b * 32, aligned, v);
+    mxfp8_load_elements(x, b * 32, aligned, v);
     float amax = 0.0f;
-    bool nan = false;
     for (int i = 0; i < 32; ++i) {
         if (ROUND_TO_BF16) v[i] = mx_round_to_bf16(v[i]);
-        mxfp8_amax_step(v[i], amax, nan);
+        mxfp8_amax_step(v[i], amax);
     }
     const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
     for (int i = 0; i < 32; ++i) bytes[i / 16].b[i % 16] = mx_quantize_mxfp8_element(v[i], scale);
@@ -74,6 +73,7 @@ template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks, unsigned char* __restrict__ values,
                 unsigned char* __restrict__ scales) {
+    mx_allow_next_grid();  // a stage launched to overlap this grid may start, then waits for it (grid_dependency.h)
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
@@ -96,6 +96,7 @@ __global__ void __launch_bounds__(THREADS)
     mxfp8_quant_wide(const unsigned short* __restrict__ x, unsigned long long blocks,
                      unsigned short* __restrict__ wide) {
     static_assert(THREADS % 32 == 0, "whole warps: every lane takes part in the swaps");
+    mx_allow_next_grid();
     const unsigned long long groups = blocks * 4;
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
@@ -105,29 +106,17 @@ __global__ void __launch_bounds__(THREADS)
          first += stride) {
         const unsigned long long g = first + lane;
         const bool active = g < groups;
-        float v[8];
-        if (active && aligned) {
-            struct alignas(16) Vector {
-                unsigned short e[8];
-            };
-            const Vector w = *reinterpret_cast<const Vector*>(x + g * 8);
-            for (int i = 0; i < 8; ++i) v[i] = mx_bf16_to_float(w.e[i]);
-        } else {
-            for (int i = 0; i < 8; ++i) v[i] = active ? mx_bf16_to_float(x[g * 8 + i]) : 0.0f;
-        }
+        float v[8] = {};
+        if (active) mxfp8_load_elements(x, g * 8, aligned, v);
         float amax = 0.0f;
-        bool nan = false;
-        for (int i = 0; i < 8; ++i) mxfp8_amax_step(v[i], amax, nan);
+        for (int i = 0; i < 8; ++i) mxfp8_amax_step(v[i], amax);
         // Lanes 4b..4b+3 hold groups 0..3 of block b: merge pairs, then pairs of pairs, the lower
         // group's NaN first, else the larger maximum (no -0: the sign bits are cleared).
         for (int m = 1; m <= 2; m <<= 1) {
             const float other = mx_shfl_xor(amax, m);
-            const bool other_nan = mx_shfl_xor(nan ? 1.0f : 0.0f, m) != 0.0f;
             const bool lower = (lane & m) == 0;
             const float lo = lower ? amax : other, hi = lower ? other : amax;
-            const bool lo_nan = lower ? nan : other_nan, hi_nan = lower ? other_nan : nan;
-            amax = lo_nan ? lo : hi_nan ? hi : (hi > lo ? hi : lo);
-            nan = lo_nan || hi_nan;
+            amax = mx_is_nan(lo) ? lo : mx_is_nan(hi) ? hi : (hi > lo ? hi : lo);
         }
         const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
         unsigned char bytes[8];

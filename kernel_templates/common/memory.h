@@ -108,6 +108,15 @@ __device__ inline moetune_u32 mx_load4(const moetune_u32* p) {
 #endif
 }
 
+// Asks L2 to fetch the line holding p; a hint that nothing waits for (sm_80+; elsewhere nothing).
+__device__ inline void mx_prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
 // out[0..1] += {x, y} as packed bf16 (one 32-bit word). Hopper has a native packed bf16 reduction;
 // elsewhere a compare-and-swap loop on the word.
 __device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float y) {

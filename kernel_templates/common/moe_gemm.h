@@ -66,6 +66,21 @@ struct MxMoeWarpGemm {
         }
     }
 
+    // Asks L2 for the weight chunks run() loads first (a hint; no registers): for a kernel that
+    // starts before the previous one has finished (grid_dependency.h).
+    __device__ void prefetch_first_weights(const unsigned char* __restrict__ w, int n0, int K, int k_group) const {
+        const int lane = int(threadIdx.x) & 31;
+        const int k128_count = K / 128;
+#pragma unroll
+        for (int p = 0; p < PIPE; ++p) {
+            const int k128 = k_group * PIPE + p;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j)
+                if (k128 < k128_count && lane % 8 == 0)  // one lane per 128-byte line
+                    mx_prefetch_l2(w + (((long long)(n0 / 8 + j) * k128_count + k128) * 32 + lane) * 16);
+        }
+    }
+
 private:
     __device__ static void load_weights(mx_u32x4 (&dst)[PIPE][NJ], const unsigned char* __restrict__ w, int n0,
                                         int chunk0, int k128_count, int lane) {

@@ -34,6 +34,12 @@ inline std::string moetune_hip_table_arch(const hipDeviceProp_t& p) {
 // AMD has no opt-in step: a block may use all of the CU's LDS.
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 inline hipError_t moetune_hip_set_max_dynamic_shared(hipFunction_t, int) { return hipSuccess; }
+// AMD has no programmatic dependent launch: an ordinary launch, which waits for the previous kernel.
+inline hipError_t moetune_hip_launch_overlapping(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                 unsigned by, unsigned bz, unsigned shared_bytes, hipStream_t stream,
+                                                 void** params) {
+    return hipModuleLaunchKernel(f, gx, gy, gz, bx, by, bz, shared_bytes, stream, params, nullptr);
+}
 
 inline const char* moetune_rtc_compiler_name() { return "hiprtc"; }
 inline std::vector<std::string> moetune_rtc_target_options(const std::string& arch) {
@@ -118,6 +124,26 @@ inline cudaError_t hipModuleLaunchKernel(cudaKernel_t f, unsigned gx, unsigned g
     if (extra != nullptr) return cudaErrorInvalidValue;
     return cudaLaunchKernel(reinterpret_cast<const void*>(f), dim3(gx, gy, gz), dim3(bx, by, bz), params, shared_bytes,
                             stream);
+}
+
+// Programmatic dependent launch (sm_90+): the kernel may start once every workgroup of the stream's
+// previous kernel has started or called griddepcontrol.launch_dependents; it must execute
+// griddepcontrol.wait before reading what that kernel writes (kernel_templates/common/grid_dependency.h).
+// Captured into a graph as a programmatic edge.
+inline cudaError_t moetune_hip_launch_overlapping(cudaKernel_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                  unsigned by, unsigned bz, unsigned shared_bytes, cudaStream_t stream,
+                                                  void** params) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(gx, gy, gz);
+    config.blockDim = dim3(bx, by, bz);
+    config.dynamicSmemBytes = shared_bytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(f), params);
 }
 
 // Kernels are compiled for the arch-specific target (sm_90a, sm_100a, ...) so wgmma and friends are
@@ -222,6 +248,7 @@ inline const char* error_string(Error) { return "moetune was built without GPU s
 #define hipModuleUnload ::moetune::gpu::none::unavailable
 #define hipModuleLaunchKernel ::moetune::gpu::none::unavailable
 #define moetune_hip_set_max_dynamic_shared ::moetune::gpu::none::unavailable
+#define moetune_hip_launch_overlapping ::moetune::gpu::none::unavailable
 inline std::string moetune_hip_compile_arch(const hipDeviceProp_t&) { return {}; }
 inline std::string moetune_hip_table_arch(const hipDeviceProp_t&) { return {}; }
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t&) { return 0; }

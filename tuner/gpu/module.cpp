@@ -47,9 +47,14 @@ void Kernel::launch_with_params(const LaunchShape& s, const Stream& stream, void
     if (s.shared_bytes > 0)
         MOETUNE_HIP_CHECK(moetune_hip_set_max_dynamic_shared(f, static_cast<int>(s.shared_bytes)));
     try {
-        MOETUNE_HIP_CHECK(hipModuleLaunchKernel(f, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
-                                                static_cast<unsigned>(s.shared_bytes),
-                                                static_cast<hipStream_t>(stream.native()), params, nullptr));
+        const auto shared = static_cast<unsigned>(s.shared_bytes);
+        const auto native = static_cast<hipStream_t>(stream.native());
+        if (s.overlap_previous)
+            MOETUNE_HIP_CHECK(moetune_hip_launch_overlapping(f, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y,
+                                                             s.block.z, shared, native, params));
+        else
+            MOETUNE_HIP_CHECK(hipModuleLaunchKernel(f, s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
+                                                    shared, native, params, nullptr));
     } catch (const GpuError& e) {
         throw GpuError(e.call(), e.reason() + " (kernel " + name_ + ")");
     }

@@ -21,6 +21,11 @@ struct LaunchShape {
     Dim3 grid;
     Dim3 block;
     std::size_t shared_bytes = 0;  // dynamic shared memory
+    // May start while the stream's previous kernel finishes (NVIDIA sm_90+: programmatic dependent
+    // launch; elsewhere an ordinary launch). The kernel must call mx_wait_for_previous_grid()
+    // (kernel_templates/common/grid_dependency.h) before it reads anything that kernel writes, and
+    // may read only what was complete before that kernel started.
+    bool overlap_previous = false;
 };
 
 // A kernel of a loaded Module; valid while the Module lives.

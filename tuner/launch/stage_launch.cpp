@@ -48,7 +48,9 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              s.inter_dim,
                              io.act_wide,
                              fused ? io.wide_out : nullptr};
-    stage.kernel.launch(stage.grid, stream, args);
+    gpu::LaunchShape grid = stage.grid;
+    grid.overlap_previous = io.overlap_previous;
+    stage.kernel.launch(grid, stream, args);
     if (fused) return;
     const unsigned long long blocks = 1ULL * s.tokens * s.topk * s.inter_dim / kernels::kMxBlock;
     // A stage 2 that reads the wide layout reads nothing else: one pass to it.
@@ -65,7 +67,9 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
     const MoeStage2Args args{io.act, io.act_scale, io.w2, io.w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};
-    stage.kernel.launch(stage.grid, stream, args);
+    gpu::LaunchShape grid = stage.grid;
+    grid.overlap_previous = io.overlap_previous && (!atomic || io.out_zeroed);
+    stage.kernel.launch(grid, stream, args);
     if (atomic) return;
     const MoeReduceArgs reduce_args{io.partial, io.out, s.tokens, s.topk, s.model_dim};
     reduce.launch(to_launch_shape(kernels::reduce_launch_geometry(s)), stream, reduce_args);

@@ -52,6 +52,9 @@ struct Stage1Buffers {
     // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then, and
     // then the only output (out / out_scale are left as they are).
     uint16_t* wide_out = nullptr;
+    // The kernel may start while the stream's previous kernel (the activation quantisation)
+    // finishes (gpu::LaunchShape::overlap_previous); it waits for it before reading anything.
+    bool overlap_previous = false;
 };
 
 // Device buffers of stage 2 for M = shape.tokens.
@@ -64,6 +67,10 @@ struct Stage2Buffers {
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
     bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)
+    // The kernel may start while stage 1 (or its quantisation) finishes (gpu::LaunchShape::
+    // overlap_previous): what it reads before waiting -- the sort, the weights -- was complete
+    // before stage 1 started. Ignored when a zeroing of out comes between.
+    bool overlap_previous = false;
 };
 
 // `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).

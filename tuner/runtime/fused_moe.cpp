@@ -74,10 +74,11 @@ struct FusedMoe::Impl {
     runtime::StageKernels stage_kernels;
     std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
     std::optional<runtime::Workspace> workspace;
-    // The activation quantisation runs on `side` while the caller's stream sorts (they are independent):
-    // a captured graph holds them as parallel branches, one kernel less on the critical path.
+    // The sort runs on `side` while the caller's stream quantises the activations (they are
+    // independent): a captured graph holds them as parallel branches, one kernel less on the critical
+    // path, and stage 1 follows the quantisation on the same stream, so it can overlap its end.
     gpu::Stream side;
-    gpu::Event forked{gpu::Event::Kind::ordering}, quantized{gpu::Event::Kind::ordering};
+    gpu::Event forked{gpu::Event::Kind::ordering}, sorted_event{gpu::Event::Kind::ordering};
 };
 
 void FusedMoe::Impl::prepare(int max_tokens) {
@@ -136,23 +137,23 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
 
     const auto* hidden = static_cast<const uint16_t*>(a.hidden);
     const unsigned long long act_blocks = 1ULL * a.tokens * shape.model_dim / kernels::kMxBlock;
-    forked.record(stream);
-    side.wait(forked);
-    // A stage 1 that reads the wide layout reads nothing else: one pass to it.
-    const bool stage1_wide_in = kernels::reads_wide_activations(p.configs.stage1);
-    if (stage1_wide_in)
-        data::enqueue_quantize_mxfp8_bf16_wide(*data_kernels, hidden, act_blocks, ws.act_wide.data(), side);
-    else
-        data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), side);
-    quantized.record(side);
-
     // The atomic stage 2 accumulates into out: the sort's spare blocks zero it, one graph node less.
     const bool atomic = p.configs.stage2.mode == kernels::Stage2Mode::atomic;
     const std::size_t out_bytes = std::size_t(a.tokens) * shape.model_dim * sizeof(uint16_t);
     data::DeviceSortedRouting& sorted = ws.sorted.at(p.plan.block_m);
-    data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, stream,
+    forked.record(stream);
+    side.wait(forked);
+    data::moe_sorting_gpu(*data_kernels, {a.topk_ids, a.topk_weights, a.tokens, shape.topk}, sorted, side,
                           atomic ? a.out : nullptr, atomic ? out_bytes : 0);
-    stream.wait(quantized);
+    sorted_event.record(side);
+
+    // A stage 1 that reads the wide layout reads nothing else: one pass to it.
+    const bool stage1_wide_in = kernels::reads_wide_activations(p.configs.stage1);
+    if (stage1_wide_in)
+        data::enqueue_quantize_mxfp8_bf16_wide(*data_kernels, hidden, act_blocks, ws.act_wide.data(), stream);
+    else
+        data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
+    stream.wait(sorted_event);
 
     const bool stage2_wide_in = kernels::reads_wide_activations(p.configs.stage2);
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
@@ -165,7 +166,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
-                            .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr},
+                            .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
+                            .overlap_previous = true},
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
@@ -177,7 +179,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
-                            .out_zeroed = atomic},
+                            .out_zeroed = atomic,
+                            .overlap_previous = true},
                            stream);
 }
 
