@@ -22,6 +22,10 @@ struct FusedMoeOptions {
     std::string cache_dir;
     // Receives the line logged once per bucket that runs the heuristic default; empty = std::clog.
     std::function<void(const std::string&)> log;
+    // On NVIDIA sm_90+ each stage is launched to overlap the kernel before it (programmatic dependent
+    // launch: it starts on the SMs that kernel leaves idle and waits inside for its output). false
+    // launches every kernel the ordinary way: to compare, or under a tool that serialises kernels.
+    bool overlap_launches = true;
 };
 
 // One call's device buffers, all owned by the caller. M = tokens.

@@ -39,6 +39,7 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     h.device = "NVIDIA H200";
     h.settings.peaks = {4.27, 1550};
     h.settings.rounds = 3;
+    h.settings.overlap_launches = false;  // --serial-launches
     h.hbm_measured = true;
     const std::vector<bench::ShapeResults> shapes{{{0, 5120, 2304, 96, 5}, {bucket(true), bucket(false)}}};
     const nlohmann::json j = nlohmann::json::parse(bench::bench_json(h, shapes));
@@ -46,6 +47,7 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     CHECK(j["peaks"]["hbm_source"] == "measured");
     CHECK(j["peaks"]["tflops_source"] == "flag");
     CHECK(j["rounds"] == 3);
+    CHECK(j["overlap_launches"] == false);
     const auto& s = j["shapes"][0];
     CHECK(s["model_dim"] == 5120);
     CHECK(s["experts"] == 96);

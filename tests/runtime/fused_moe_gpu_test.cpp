@@ -204,3 +204,25 @@ TEST_CASE("FusedMoe::run captured in a graph gives the eager output on every rep
         CHECK(judge(call).ok);
     }
 }
+
+TEST_CASE("FusedMoe with overlap_launches off gives the overlapped launches' output", "[gpu][runtime]") {
+    FusedMoe& overlapped = *setup().moe;
+    FusedMoeOptions serial_options = options();
+    serial_options.overlap_launches = false;
+    FusedMoe serial(small_shape(), TunedTables::load({(setup().table_dir / "tuned.csv").string()}), serial_options);
+    overlapped.prepare(300);
+    serial.prepare(300);
+    const gpu::Stream& stream = setup().stream;
+    for (int tokens : {1, 12, 64}) {  // the default, a widened tuned row, a reducing one
+        INFO(tokens << " tokens: " << serial.plan(tokens).kernel_name1 << " + " << serial.plan(tokens).kernel_name2);
+        Call call(tokens);
+        overlapped.run(call.args(), stream.native());
+        stream.synchronize();
+        const std::vector<uint16_t> expected = call.out.download();
+        call.out.fill_bytes(0xFF);
+        serial.run(call.args(), stream.native());
+        stream.synchronize();
+        CHECK(call.out.download() == expected);
+        CHECK(judge(call).ok);
+    }
+}

@@ -67,6 +67,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
               {"timing", s.timing},
               {"seed", s.seed},
               {"routing", s.routing},
+              {"overlap_launches", s.overlap_launches},
               {"shapes", json::array()}};
     for (const ShapeResults& r : shapes) {
         json shape = {{"model_dim", r.shape.model_dim},

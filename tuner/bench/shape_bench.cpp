@@ -73,6 +73,7 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
                        int max_tokens, const gpu::Stream& stream) {
     FusedMoeOptions options;
     options.cache_dir = settings.cache_dir;
+    options.overlap_launches = settings.overlap_launches;
     state_ = std::make_unique<State>(shape, tables, settings, options, stream);
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
 }

@@ -25,6 +25,7 @@ struct BenchSettings {
     uint64_t seed = 0;
     std::string routing = "random";  // data::parse_routing_spec spelling
     std::string cache_dir;           // "" = moetune's default
+    bool overlap_launches = true;    // FusedMoeOptions::overlap_launches, both arms
     Peaks peaks;
 };
 

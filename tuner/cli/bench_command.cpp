@@ -1,5 +1,6 @@
 // moetune bench --shapes F [--tuned T.csv ...] [--tokens LIST] [--rounds R] [--json OUT.json]
 //               [--hbm-tbps X] [--peak-tflops Y] [--seed S] [--routing R] [--cache-dir D] [--replay-ms MS]
+//               [--serial-launches]
 // The whole fused MoE through libmoetune, per token bucket: the heuristic default and the tuned
 // configuration on the same inputs, timed alternately; µs, speedup, TB/s, TFLOP/s, % of the
 // roofline and how far the two arms' outputs differ. docs/benchmarks.md.
@@ -51,6 +52,7 @@ struct BenchOptions {
     std::string routing = "random";
     std::string cache_dir;
     double replay_ms = measure::TimingOptions{}.replay_ms;
+    bool serial_launches = false;
 };
 
 // The command line the results came from, for the JSON's record.
@@ -59,6 +61,7 @@ std::string command_line(const BenchOptions& o) {
     for (const std::string& t : o.tuned) c += " --tuned " + t;
     if (!o.tokens.empty()) c += " --tokens " + o.tokens;
     c += " --rounds " + std::to_string(o.rounds) + " --seed " + std::to_string(o.seed) + " --routing " + o.routing;
+    if (o.serial_launches) c += " --serial-launches";
     return c;
 }
 
@@ -123,6 +126,7 @@ int run_bench(const BenchOptions& o) {
     s.seed = o.seed;
     s.routing = o.routing;
     s.cache_dir = o.cache_dir;
+    s.overlap_launches = !o.serial_launches;
     s.peaks.tflops = o.peak_tflops;
     s.peaks.hbm_tbps = o.hbm_tbps;
     header.hbm_measured = o.hbm_tbps == 0;
@@ -174,6 +178,9 @@ Command add_bench_command(CLI::App& parent) {
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
     app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default ~/.cache/moetune)");
+    app->add_flag("--serial-launches", o->serial_launches,
+                  "Launch every kernel after the one before it has finished (FusedMoeOptions::overlap_launches = "
+                  "false), in both arms");
     add_replay_ms_option(*app, o->replay_ms);
     return {app, [o] { return run_bench(*o); }};
 }

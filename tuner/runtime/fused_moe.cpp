@@ -59,6 +59,7 @@ void require_buffer(const void* p, const char* what) {
 struct FusedMoe::Impl {
     Impl(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options, gpu::DeviceInfo device)
         : info(std::move(device)),
+          overlap_launches(options.overlap_launches),
           cache(runtime::cache_dir(options)),
           planner(std::move(shape), std::move(tables), {info.gfx, info.cu_num}, limits_of(info),
                   log_or_clog(std::move(options.log))) {}
@@ -67,6 +68,7 @@ struct FusedMoe::Impl {
     void run(const FusedMoeArgs& args, const gpu::Stream& stream);
 
     gpu::DeviceInfo info;
+    bool overlap_launches;  // FusedMoeOptions::overlap_launches
     rtc::KernelCache cache;
     runtime::BucketPlanner planner;  // throws for a shape the kernels do not implement
     std::unique_ptr<data::DataKernels> data_kernels;  // activation quantisation, sort (made by prepare)
@@ -167,7 +169,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
                             .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
-                            .overlap_previous = true},
+                            .overlap_previous = overlap_launches},
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
@@ -180,7 +182,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
                             .out_zeroed = atomic,
-                            .overlap_previous = true},
+                            .overlap_previous = overlap_launches},
                            stream);
 }
 
