@@ -77,11 +77,18 @@ struct MxMoeWarpGemm {
 #pragma unroll
             for (int j = 0; j < NJ; ++j)
                 if (k128 < k128_count && lane % 8 == 0)  // one lane per 128-byte line
-                    mx_prefetch_l2(w + (((long long)(n0 / 8 + j) * k128_count + k128) * 32 + lane) * 16);
+                    mx_prefetch_l2(weight_vector(w, n0, j, k128, k128_count, lane));
         }
     }
 
 private:
+    // Lane `lane`'s 16 bytes of the warp's 8-row group j in K chunk k128 (the mma_k128 layout above).
+    __device__ static const unsigned char* weight_vector(const unsigned char* __restrict__ w, int n0, int j, int k128,
+                                                         int k128_count, int lane) {
+        const long long n8 = n0 / 8 + j;
+        return w + ((n8 * k128_count + k128) * 32 + lane) * 16;
+    }
+
     __device__ static void load_weights(mx_u32x4 (&dst)[PIPE][NJ], const unsigned char* __restrict__ w, int n0,
                                         int chunk0, int k128_count, int lane) {
 #pragma unroll
@@ -90,8 +97,7 @@ private:
 #pragma unroll
             for (int j = 0; j < NJ; ++j) {
                 if (k128 < k128_count) {
-                    const long long n8 = n0 / 8 + j;
-                    dst[p][j] = mx_load16<NON_TEMPORAL>(w + ((n8 * k128_count + k128) * 32 + lane) * 16);
+                    dst[p][j] = mx_load16<NON_TEMPORAL>(weight_vector(w, n0, j, k128, k128_count, lane));
                 } else {
                     dst[p][j] = mx_u32x4{0, 0, 0, 0};
                 }

@@ -15,6 +15,12 @@ gpu::LaunchShape to_launch_shape(const kernels::LaunchGeometry& g) {
     return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
 }
 
+// `shape`, launched to overlap the stream's previous kernel when `overlap` (gpu::LaunchShape::overlap_previous).
+gpu::LaunchShape overlapping(gpu::LaunchShape shape, bool overlap) {
+    shape.overlap_previous = overlap;
+    return shape;
+}
+
 // A kernel that reads the wide layout given none would read through a null pointer on the device.
 void require_wide_input(const StageLaunch& stage, const void* act_wide) {
     if (kernels::reads_wide_activations(stage.config) && !act_wide)
@@ -48,9 +54,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              s.inter_dim,
                              io.act_wide,
                              fused ? io.wide_out : nullptr};
-    gpu::LaunchShape grid = stage.grid;
-    grid.overlap_previous = io.overlap_previous;
-    stage.kernel.launch(grid, stream, args);
+    stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
     if (fused) return;
     const unsigned long long blocks = 1ULL * s.tokens * s.topk * s.inter_dim / kernels::kMxBlock;
     // A stage 2 that reads the wide layout reads nothing else: one pass to it.
@@ -67,9 +71,8 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
     const MoeStage2Args args{io.act, io.act_scale, io.w2, io.w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};
-    gpu::LaunchShape grid = stage.grid;
-    grid.overlap_previous = io.overlap_previous && (!atomic || io.out_zeroed);
-    stage.kernel.launch(grid, stream, args);
+    // A zeroing of out between stage 1 and this kernel is a memset, not a kernel to overlap.
+    stage.kernel.launch(overlapping(stage.grid, io.overlap_previous && (!atomic || io.out_zeroed)), stream, args);
     if (atomic) return;
     const MoeReduceArgs reduce_args{io.partial, io.out, s.tokens, s.topk, s.model_dim};
     reduce.launch(to_launch_shape(kernels::reduce_launch_geometry(s)), stream, reduce_args);
