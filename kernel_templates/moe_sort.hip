@@ -10,9 +10,9 @@
 //   moe_sort_scatter  one block per chunk again: every block reads the whole (small) histogram
 //                     table, so it knows each expert's start and how many entries of that expert
 //                     earlier chunks hold; then it places its entries in order, ITEMS rounds of
-//                     THREADS entries, each entry's rank among the same expert found by comparing
-//                     with the earlier entries of its round. No atomics decide a position, so the
-//                     output is the same on every run. Block 0 also writes the padding, the block
+//                     THREADS entries, each entry's rank among the same expert counted from votes of
+//                     its 32-lane group and the counts of the groups before it. No atomics decide a
+//                     position, so the output is the same on every run. Block 0 also writes the padding, the block
 //                     -> expert table, num_valid_ids and the unused tail (sentinel entries with
 //                     weight 0, expert id -1, as the CPU sort and AITER's torch reference do).
 //   moe_sort_one_chunk  both in one launch when the routing is one chunk (M*topk <= THREADS*ITEMS,
@@ -23,6 +23,7 @@
 // Entries whose expert id is outside [0, experts) are dropped (routing is validated on the host;
 // this only keeps a bad id from writing out of bounds).
 #include "common/host_device.h"
+#include "common/lane_shuffle.h"
 
 // 16 bytes: moe_buf zeroing, and four expert ids of a round at once.
 struct alignas(16) moe_sort_word4 {
@@ -74,23 +75,38 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // Places chunk `chunk`'s entries: moe_sort_scatter of the header comment. chunk_counts:
-// [num_chunks][experts], global or shared memory; shared: [3 * experts] ints of shared memory.
+// [num_chunks][experts], global or shared memory; shared: 20 bytes per expert of 8-byte aligned
+// shared memory (the host's launches size it: tuner/data_gpu/moe_sorting_gpu.cpp).
 template <int THREADS, int ITEMS>
 __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights,
                                       int tokens, int topk, int experts, int block_m, int chunk, int num_chunks,
                                       const int* chunk_counts, int max_num_tokens_padded, int max_num_m_blocks,
                                       int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
                                       int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
-                                      int* shared) {
-    int* expert_start = shared;             // [experts] first position of the expert's segment
-    int* expert_count = shared + experts;   // [experts] entries of the expert, all chunks
-    int* cursor = shared + 2 * experts;     // [experts] next position for this chunk's entries
-    // The current round's expert ids (-1: no entry); 16-byte aligned for the rank loop's vector reads.
-    __shared__ __attribute__((aligned(16))) int round_experts[THREADS];
+                                      void* shared) {
+    // A round's entries in each expert, per 32-lane group: byte g of group_counts[e] (8 groups).
+    static_assert(THREADS == 256, "eight 32-lane groups: one 8-byte word of counts per expert");
+    unsigned long long* group_counts = static_cast<unsigned long long*>(shared);  // [experts]
+    int* expert_start = reinterpret_cast<int*>(group_counts + experts);  // [experts] first position of the segment
+    int* expert_count = expert_start + experts;  // [experts] entries of the expert, all chunks
+    int* cursor = expert_start + 2 * experts;    // [experts] next position for this chunk's entries
     __shared__ int scan[THREADS];
 
     const int entries = tokens * topk;
     const int tid = threadIdx.x;
+    const int base = chunk * THREADS * ITEMS;
+    // This thread's entries of every round, loaded first so that their latency overlaps steps 1 and 2
+    // (one round after another, each waiting for its loads, took ~17 us at 640 entries on the H200).
+    int round_ids[ITEMS];
+    float round_weights[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const int i = base + j * THREADS + tid;
+        const int e = i < entries ? topk_ids[i] : -1;
+        round_ids[j] = moe_sort_valid_expert(e, experts) ? e : -1;
+        round_weights[j] = i < entries ? topk_weights[i] : 0.0f;
+    }
+    for (int e = tid; e < experts; e += THREADS) group_counts[e] = 0;
 
     // 1. Each thread owns a contiguous run of experts: totals over all chunks and over the chunks
     //    before this one, then an exclusive scan of the padded totals gives the segment starts.
@@ -149,42 +165,43 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
         for (int b = used / block_m + tid; b < max_num_m_blocks; b += THREADS) sorted_expert_ids[b] = -1;
     }
 
-    // 3. This chunk's entries, in order, ITEMS rounds of THREADS. A round compares only with its
-    //    valid entries, four at a time (at one token 5 entries; comparing each with all 256 of 4
-    //    rounds, one int per shared-memory read, the kernel took ~20 us of a ~88 us MoE on the H200).
-    const int base = chunk * THREADS * ITEMS;
+    // 3. This chunk's entries, in order, ITEMS rounds of THREADS. An entry's rank in its expert within
+    //    the round = the lanes of its 32-lane group before it with the same expert (one vote per bit
+    //    of the expert id) + the round's entries of that expert in the earlier groups (their counts,
+    //    one byte per group, written by each group's first lane of the expert). Comparing each entry
+    //    with every earlier one of its round took 64 shared-memory reads and ~4 operations per pair.
+    const int group = tid / 32, lane = tid % 32;
+    const int id_bits = 32 - __clz(experts);  // expert + 1 (0: no entry) fits in these bits
     for (int j = 0; j < ITEMS; ++j) {
         const int first = base + j * THREADS;
-        const int valid = min(THREADS, entries - first);
-        if (valid <= 0) break;  // the same for every thread of the block
+        if (first >= entries) break;  // the same for every thread of the block
         const int i = first + tid;
-        int e = i < entries ? topk_ids[i] : -1;
-        if (!moe_sort_valid_expert(e, experts)) e = -1;
-        round_experts[tid] = e;
-        __syncthreads();
-        int rank = 0;
-        bool last = true;
-        const moe_sort_word4* quads = reinterpret_cast<const moe_sort_word4*>(round_experts);
-#pragma unroll 4
-        for (int q = 0; q < (valid + 3) / 4; ++q) {
-            const moe_sort_word4 v = quads[q];  // entries past `valid` are -1 and match no expert
-            const int ids[4] = {int(v.x), int(v.y), int(v.z), int(v.w)};
-#pragma unroll
-            for (int c = 0; c < 4; ++c) {
-                const int k = 4 * q + c;
-                const bool same = ids[c] == e;
-                rank += (same && k < tid) ? 1 : 0;
-                last = last && !(same && k > tid);
-            }
+        const int e = round_ids[j];
+        moetune_u32 same = 0xFFFFFFFFu;
+        for (int b = 0; b < id_bits; ++b) {
+            const bool bit = ((e + 1) >> b) & 1;
+            const moetune_u32 votes = mx_ballot(bit);
+            same &= bit ? votes : ~votes;
         }
+        const moetune_u32 same_before = same & ((1u << lane) - 1u);
+        const bool group_first = e >= 0 && same_before == 0;
+        unsigned char* counts = reinterpret_cast<unsigned char*>(group_counts + (e >= 0 ? e : 0));
+        if (group_first) counts[group] = static_cast<unsigned char>(__popc(same));
+        __syncthreads();
         if (e >= 0) {
+            // Bytes of the groups before this one, summed by one multiply (the sum is at most 7 * 32).
+            const unsigned long long earlier = group_counts[e] & ((1ull << (8 * group)) - 1ull);
+            const int rank = int((earlier * 0x0101010101010101ull) >> 56) + __popc(same_before);
             const int p = cursor[e] + rank;
             sorted_token_ids[p] = ((i % topk) << 24) | (i / topk);
-            sorted_weights[p] = topk_weights[i];
+            sorted_weights[p] = round_weights[j];
         }
-        __syncthreads();  // every thread has read cursor[] for this round
-        if (e >= 0 && last) cursor[e] += rank + 1;
-        __syncthreads();  // cursor[] and round_experts[] are ready for the next round
+        __syncthreads();  // every thread has read cursor[] and the counts of this round
+        if (group_first) {
+            atomicAdd(&cursor[e], __popc(same));  // a sum: the same whatever the order
+            counts[group] = 0;
+        }
+        __syncthreads();  // cursor[] and the counts are ready for the next round
     }
 }
 
@@ -195,7 +212,7 @@ __global__ void __launch_bounds__(THREADS)
                      int max_num_tokens_padded, int max_num_m_blocks, int* __restrict__ sorted_token_ids,
                      float* __restrict__ sorted_weights, int* __restrict__ sorted_expert_ids,
                      int* __restrict__ num_valid_ids) {
-    extern __shared__ int shared[];  // [3 * experts]
+    extern __shared__ unsigned long long shared[];  // moe_sort_place's
     moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, blockIdx.x, num_chunks,
                                    chunk_counts, max_num_tokens_padded, max_num_m_blocks, sorted_token_ids,
                                    sorted_weights, sorted_expert_ids, num_valid_ids, shared);
@@ -208,12 +225,14 @@ __global__ void __launch_bounds__(THREADS)
                        int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
                        int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
                        unsigned char* __restrict__ moe_buf, unsigned long long moe_buf_bytes) {
-    extern __shared__ int shared[];  // [4 * experts]: the histogram, then moe_sort_place's arrays
+    // moe_sort_place's arrays (8-byte aligned at the start), then the histogram [experts].
+    extern __shared__ unsigned long long shared[];
     if (blockIdx.x == 0) {
-        moe_sort_histogram<THREADS, ITEMS>(topk_ids, tokens * topk, experts, 0, shared);
-        moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, 0, 1, shared,
+        int* histogram = reinterpret_cast<int*>(shared + experts) + 3 * experts;
+        moe_sort_histogram<THREADS, ITEMS>(topk_ids, tokens * topk, experts, 0, histogram);
+        moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, 0, 1, histogram,
                                        max_num_tokens_padded, max_num_m_blocks, sorted_token_ids, sorted_weights,
-                                       sorted_expert_ids, num_valid_ids, shared + experts);
+                                       sorted_expert_ids, num_valid_ids, shared);
     } else {
         moe_sort_zero(moe_buf, moe_buf_bytes, (unsigned long long)(blockIdx.x - 1) * THREADS + threadIdx.x,
                       (unsigned long long)(gridDim.x - 1) * THREADS);

@@ -1,6 +1,6 @@
 #pragma once
-// Lane shuffles within 32-lane groups (a 64-wide AMD wavefront holds two such groups). Every lane
-// of the 32 must take part.
+// Lane shuffles and votes within 32-lane groups (a 64-wide AMD wavefront holds two such groups).
+// Every lane of the 32 must take part.
 #include "host_device.h"
 
 __device__ inline moetune_u32 mx_shfl(moetune_u32 v, int src_lane) {
@@ -16,5 +16,14 @@ __device__ inline float mx_shfl_xor(float v, int mask) {
     return __shfl_xor_sync(0xFFFFFFFFu, v, mask, 32);
 #else
     return __shfl_xor(v, mask, 32);
+#endif
+}
+
+// Bit i: whether lane i of this lane's 32-lane group holds `predicate`.
+__device__ inline moetune_u32 mx_ballot(bool predicate) {
+#if defined(__CUDA_ARCH__)
+    return __ballot_sync(0xFFFFFFFFu, predicate);
+#else
+    return moetune_u32(__ballot(predicate) >> (__lane_id() & 32));
 #endif
 }

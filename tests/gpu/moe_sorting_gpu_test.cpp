@@ -126,4 +126,7 @@ TEST_CASE("GPU sort rejects an output too small for the routing", "[gpu][sort]")
     CHECK_THROWS_AS(data::moe_sorting_gpu(test::data_kernels(), routing, fewer_tokens, stream), std::invalid_argument);
     CHECK_THROWS_AS(data::moe_sorting_gpu(test::data_kernels(), routing, other_topk, stream), std::invalid_argument);
     CHECK_THROWS_AS(data::allocate_sorted_routing(8, 256, 96, 32), std::invalid_argument);
+    // The sort's shared memory (24 bytes per expert) within 48 KB.
+    CHECK_NOTHROW(data::allocate_sorted_routing(8, 5, 2048, 32));
+    CHECK_THROWS_WITH(data::allocate_sorted_routing(8, 5, 2049, 32), "moe_sorting_gpu: at most 2048 experts");
 }

@@ -10,6 +10,10 @@ namespace moetune::data {
 namespace {
 
 constexpr int kChunk = kernel_names::kSortThreads * kernel_names::kSortItems;
+// Shared memory per expert: moe_sort_place's group counts (8 bytes), segment starts, totals and
+// cursors (4 each); the one-launch kernel adds its histogram (4).
+constexpr std::size_t kPlaceSharedBytesPerExpert = 20;
+constexpr std::size_t kOneChunkSharedBytesPerExpert = kPlaceSharedBytesPerExpert + 4;
 
 // At least one chunk: block 0 of the scatter kernel also writes padding, tail and num_valid_ids.
 int chunk_count(int tokens, int topk) {
@@ -22,6 +26,9 @@ int chunk_count(int tokens, int topk) {
 DeviceSortedRouting allocate_sorted_routing(int tokens, int topk, int experts, int block_m) {
     if (block_m <= 0 || experts <= 0 || topk <= 0 || topk >= 256 || tokens < 0 || tokens >= (1 << 24))
         throw std::invalid_argument("moe_sorting_gpu: need block_m > 0, experts > 0, 0 < topk < 256, 0 <= M < 2^24");
+    // The one-launch kernel's shared memory must stay within the 48 KB every target grants.
+    if (static_cast<std::size_t>(experts) * kOneChunkSharedBytesPerExpert > 48 * 1024)
+        throw std::invalid_argument("moe_sorting_gpu: at most 2048 experts");
     // The kernels index with 32-bit ints.
     if (max_num_tokens_padded(tokens, topk, experts, block_m) >= (1LL << 31))
         throw std::invalid_argument("moe_sorting_gpu: M*topk + experts*block_m must stay below 2^31");
@@ -61,7 +68,7 @@ void moe_sorting_gpu(const DataKernels& kernels, const DeviceRoutingView& routin
     if (chunks == 1) {  // one launch: block 0 sorts, the others zero moe_buf (16 bytes per thread and step)
         const unsigned zero_blocks = zero_bytes ? grid_stride_blocks(zero_bytes / 16, kSortThreads) : 0;
         kernels.kernel(kSortOneChunk)
-            .launch({{1 + zero_blocks}, {kSortThreads}, 4 * static_cast<std::size_t>(out.experts) * int_bytes},
+            .launch({{1 + zero_blocks}, {kSortThreads}, kOneChunkSharedBytesPerExpert * out.experts},
                     stream, routing.ids, routing.weights, tokens, out.topk, out.experts, out.block_m, max_padded,
                     max_blocks, out.sorted_token_ids.data(), out.sorted_weights.data(), out.sorted_expert_ids.data(),
                     out.num_valid_ids.data(), zero_ptr, zero_bytes);
@@ -75,7 +82,7 @@ void moe_sorting_gpu(const DataKernels& kernels, const DeviceRoutingView& routin
                 entries, out.experts, chunks, out.chunk_counts.data(), zero_ptr, zero_bytes);
     kernels.kernel(kSortScatter)
         .launch(
-            {{static_cast<unsigned>(chunks)}, {kSortThreads}, 3 * static_cast<std::size_t>(out.experts) * int_bytes},
+            {{static_cast<unsigned>(chunks)}, {kSortThreads}, kPlaceSharedBytesPerExpert * out.experts},
             stream, routing.ids, routing.weights, tokens, out.topk, out.experts, out.block_m, chunks,
             out.chunk_counts.data(), max_padded, max_blocks, out.sorted_token_ids.data(), out.sorted_weights.data(),
             out.sorted_expert_ids.data(), out.num_valid_ids.data());
