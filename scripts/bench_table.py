@@ -56,6 +56,11 @@ def _shapes(document, path):
     return shapes
 
 
+def shape_count(document, path):
+    """How many shapes a bench (or peer) document holds; ExitError(USAGE) without a 'shapes' list."""
+    return len(_shapes(document, path))
+
+
 def shape_key(shape, where):
     return tuple(_field(shape, name, where, int) for name in SHAPE_FIELDS)
 
