@@ -10,8 +10,9 @@ most changes do; within one command, alternated, the rounds of two arms rarely o
 
 Everything after `--` goes to every `moetune bench` (which then takes the median of its own
 --rounds); this script adds --json. --json keeps every run's bench document, rewritten after each
-run, so a killed A/B keeps what it measured. Progress and ETA go to stderr, the markdown table to
-stdout (and --markdown).
+run; run again with the same flags, it resumes: the runs the file holds are not repeated (a file
+from other arms, field or bench arguments is refused). Progress and ETA go to stderr, the markdown
+table to stdout (and --markdown).
 
 Exit codes as moetune's (docs/exit-codes.md): 2 bad flags (fewer than two arms, a repeated name, an
 arm that is no executable file, a bench argument this script sets), 1 a bench run failed (the
@@ -140,33 +141,60 @@ def markdown_tables(names, field, times, device):
     return "\n".join(lines)
 
 
+def _settings(args):
+    return {"tool": "bench_ab", "field": args.field, "bench_args": args.bench_args,
+            "arms": {name: binary for name, binary in args.arms}}
+
+
 def write_json(path, args, runs):
-    document = {"tool": "bench_ab", "field": args.field, "bench_args": args.bench_args,
-                "arms": {name: binary for name, binary in args.arms}, "runs": runs}
+    document = dict(_settings(args), runs=runs)
     atomic_file.write_file_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
+
+
+def resumed_runs(args):
+    """The runs an earlier --json of the same A/B holds ([] without one); ExitError(USAGE) for a file of another."""
+    if not args.json or not os.path.exists(args.json):
+        return []
+    document = bench_table.load_json(args.json)
+    if not isinstance(document, dict) or {k: document.get(k) for k in _settings(args)} != _settings(args):
+        raise exit_codes.ExitError(exit_codes.USAGE, f"{args.json}: holds another A/B (arms, field or bench "
+                                   "arguments differ); remove it or choose another --json")
+    runs = document.get("runs")
+    if not isinstance(runs, list) or not all(isinstance(r, dict) and {"arm", "round", "bench"} <= r.keys()
+                                             for r in runs):
+        raise exit_codes.ExitError(exit_codes.USAGE, f"{args.json}: no valid 'runs' list")
+    return [r for r in runs if r["arm"] in args.arm_names and 1 <= r["round"] <= args.rounds]
 
 
 def main(argv):
     args = parse_args(argv)
     names = [name for name, _ in args.arms]
-    times = {name: [] for name in names}
-    runs = []
-    device = "?"
+    args.arm_names = names
+    runs = resumed_runs(args)
+    done_before = {(r["arm"], r["round"]) for r in runs}
+    if runs:
+        print(f"bench_ab: resuming {args.json}: {len(runs)} run(s) already there", file=sys.stderr)
     total = args.rounds * len(args.arms)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench_ab.") as scratch:
         for r in range(args.rounds):
             for name, binary in run_order(args.arms, r):
+                if (name, r + 1) in done_before:
+                    continue
                 path = os.path.join(scratch, f"{name}.r{r + 1}.json")
-                document = run_bench(name, binary, args.bench_args, r, path)
-                times[name].append(bucket_times(document, path, args.field))
-                device = document.get("device", device) if isinstance(document, dict) else device
-                runs.append({"arm": name, "round": r + 1, "bench": document})
+                runs.append({"arm": name, "round": r + 1, "bench": run_bench(name, binary, args.bench_args, r, path)})
                 if args.json:
                     write_json(args.json, args, runs)
+                measured = len(runs) - len(done_before)
                 elapsed = time.monotonic() - started
-                print(f"bench_ab: round {r + 1}/{args.rounds}, {name} done ({len(runs)}/{total} runs, "
-                      f"{elapsed:.0f} s, ETA {elapsed / len(runs) * (total - len(runs)):.0f} s)", file=sys.stderr)
+                print(f"bench_ab: round {r + 1}/{args.rounds}, {name} done ({len(runs)}/{total} runs, {elapsed:.0f} s, "
+                      f"ETA {elapsed / measured * (total - len(runs)):.0f} s)", file=sys.stderr)
+    # Each arm's rounds in round order, whichever command measured them.
+    times, device = {name: [] for name in names}, "?"
+    for run in sorted(runs, key=lambda r: r["round"]):
+        where = f"{args.json or 'bench'}: {run['arm']} round {run['round']}"
+        times[run["arm"]].append(bucket_times(run["bench"], where, args.field))
+        device = run["bench"].get("device", device) if isinstance(run["bench"], dict) else device
     table = markdown_tables(names, args.field, times, device)
     print(table)
     if args.markdown:

@@ -74,6 +74,27 @@ class BenchAbTest(ScratchDirTest):
         self.assertEqual(document["bench_args"], ["--shapes", "S.csv", "--rounds", "5"])
         self.assertEqual(document["runs"][0]["bench"]["shapes"][0]["buckets"][1]["tuned"]["us"], 101)
 
+    def test_a_second_command_with_the_same_json_resumes(self):
+        a, b = self.stand_in("main", 100), self.stand_in("new", 90)
+        out = os.path.join(self.dir, "ab.json")
+        argv = ["--arm", f"main={a}", "--arm", f"new={b}", "--json", out, "--", "--shapes", "S.csv"]
+        self.assertEqual(run("bench_ab.py", *argv).returncode, 0)
+        with open(out, encoding="utf-8") as kept:
+            document = json.load(kept)
+        document["runs"] = document["runs"][:4]  # as if killed during round 3
+        with open(out, "w", encoding="utf-8") as kept:
+            json.dump(document, kept)
+        done = run("bench_ab.py", *argv)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("resuming", done.stderr)
+        self.assertEqual(self.order(), ["main", "new", "new", "main", "main", "new", "main", "new"])
+        self.assertIn("| 1 | 101.0 / 102.0 / 104.0 | 91.0 / 92.0 / 94.0 | -10.0 (-9.8 %) |", done.stdout)
+        with open(out, encoding="utf-8") as kept:
+            self.assertEqual(len(json.load(kept)["runs"]), 6)
+        other = run("bench_ab.py", "--arm", f"main={a}", "--arm", f"new={b}", "--json", out, "--", "--shapes", "T.csv")
+        self.assertEqual(other.returncode, exit_codes.USAGE)
+        self.assertIn("holds another A/B", other.stderr)
+
     def test_the_default_field_and_three_arms(self):
         arms = [self.stand_in(name, base) for name, base in (("a", 10), ("b", 20), ("c", 5))]
         done = run("bench_ab.py", "--rounds", "1", "--field", "default", *[f"--arm={n}={p}" for n, p in
