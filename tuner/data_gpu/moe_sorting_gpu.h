@@ -22,7 +22,7 @@ struct DeviceRoutingView {
 };
 
 // Buffers at AITER's full sizes for up to `tokens` tokens. Throws std::invalid_argument unless
-// block_m > 0, 0 < topk < 256, 0 <= tokens < 2^24 and experts > 0.
+// block_m > 0, 0 < topk < 256, 0 <= tokens < 2^24 and 0 < experts <= 2048 (the sort's shared memory).
 DeviceSortedRouting allocate_sorted_routing(int tokens, int topk, int experts, int block_m);
 
 // Enqueues the sort of `routing` into `out` (allocated by allocate_sorted_routing for the routing's
