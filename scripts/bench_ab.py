@@ -163,13 +163,13 @@ def resumed_runs(args):
     if not isinstance(runs, list) or not all(isinstance(r, dict) and {"arm", "round", "bench"} <= r.keys()
                                              for r in runs):
         raise exit_codes.ExitError(exit_codes.USAGE, f"{args.json}: no valid 'runs' list")
-    return [r for r in runs if r["arm"] in args.arm_names and 1 <= r["round"] <= args.rounds]
+    names = {name for name, _ in args.arms}
+    return [r for r in runs if r["arm"] in names and 1 <= r["round"] <= args.rounds]
 
 
 def main(argv):
     args = parse_args(argv)
     names = [name for name, _ in args.arms]
-    args.arm_names = names
     runs = resumed_runs(args)
     done_before = {(r["arm"], r["round"]) for r in runs}
     if runs:
