@@ -14,6 +14,8 @@ constexpr int kChunk = kernel_names::kSortThreads * kernel_names::kSortItems;
 // cursors (4 each); the one-launch kernel adds its histogram (4).
 constexpr std::size_t kPlaceSharedBytesPerExpert = 20;
 constexpr std::size_t kOneChunkSharedBytesPerExpert = kPlaceSharedBytesPerExpert + 4;
+// The one-launch kernel's shared memory must stay within the 48 KB every target grants.
+constexpr int kMaxExperts = static_cast<int>(48 * 1024 / kOneChunkSharedBytesPerExpert);
 
 // At least one chunk: block 0 of the scatter kernel also writes padding, tail and num_valid_ids.
 int chunk_count(int tokens, int topk) {
@@ -26,9 +28,8 @@ int chunk_count(int tokens, int topk) {
 DeviceSortedRouting allocate_sorted_routing(int tokens, int topk, int experts, int block_m) {
     if (block_m <= 0 || experts <= 0 || topk <= 0 || topk >= 256 || tokens < 0 || tokens >= (1 << 24))
         throw std::invalid_argument("moe_sorting_gpu: need block_m > 0, experts > 0, 0 < topk < 256, 0 <= M < 2^24");
-    // The one-launch kernel's shared memory must stay within the 48 KB every target grants.
-    if (static_cast<std::size_t>(experts) * kOneChunkSharedBytesPerExpert > 48 * 1024)
-        throw std::invalid_argument("moe_sorting_gpu: at most 2048 experts");
+    if (experts > kMaxExperts)
+        throw std::invalid_argument("moe_sorting_gpu: at most " + std::to_string(kMaxExperts) + " experts");
     // The kernels index with 32-bit ints.
     if (max_num_tokens_padded(tokens, topk, experts, block_m) >= (1LL << 31))
         throw std::invalid_argument("moe_sorting_gpu: M*topk + experts*block_m must stay below 2^31");
