@@ -117,15 +117,15 @@ TEST_CASE("default_config tiers: streaming at few tokens, larger tiles at many")
         CHECK(amd->stage1.min_workgroups == 0);
         CHECK(amd->stage2.min_workgroups == 0);
     }
-    // 512 tokens (~27 rows per expert): sort blocks of 32 still stream, as the tuned rows do; the
-    // 32x256 tiles want too many registers for the occupancy bound (~202 against 128).
-    check_default_names(512, limits, "moetune_moe1_afp8_wfp4_bf16_t32x256x128_w4_nt_mbf16_gui_fp8",
-                        "moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic_w4_nt_mbf16");
-    // 1024 tokens (~53 rows per expert): warpgroup kernels on 64-row blocks with shared operands;
+    // 256 tokens (~13 rows per expert) still stream; 512 (~27 rows) and 1024 tokens (~53 rows):
+    // warpgroup kernels on 64-row blocks with shared operands, stage 1 two warpgroups side by side;
     // 2048 tokens (~107 rows): on 128-row blocks, 256 wide, two warpgroups side by side per 64 rows;
     // 4096 tokens (~213 rows): on 256-row blocks, four; elsewhere than sm_90a the register-fed ones.
-    check_default_names(1024, limits, "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8",
-                        "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
+    check_default_names(256, limits, "moetune_moe1_afp8_wfp4_bf16_t16x256x128_w4_occ4_nt_mbf16_gui_fp8",
+                        "moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w4_occ4_nt_mbf16");
+    for (int tokens : {512, 1024})
+        check_default_names(tokens, limits, "moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_mbf16_gui_fp8",
+                            "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
     check_default_names(2048, limits, "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w16_smem_wgmma_mbf16_gui_fp8",
                         "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w16_smem_wgmma_mbf16");
     check_default_names(4096, limits, "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui_fp8",

@@ -21,6 +21,10 @@ constexpr double kDefaultNarrowStage1WorkgroupsPerSm = 1.0;
 constexpr double kDefaultNarrowStage2WorkgroupsPerSm = 2.0;
 // default_config's occupancy bound (_occ4) from this many expected workgroups of the stage per SM.
 constexpr double kDefaultOccupancyWorkgroupsPerSm = 6.0;
+// default_config's warpgroup tier (sm_90a) from this fitting sort block on, in tiles of at least
+// kSmallestWgmmaBlock rows (the smallest the _wgmma kernels come in).
+constexpr int kDefaultWgmmaFromBlock = 32;
+constexpr int kSmallestWgmmaBlock = 64;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 // The largest sort block of every kernel family (256 rows are _wgmma tiles only, sm_90a): never cut
@@ -201,23 +205,31 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
         if (fits(k2, shape, limits)) s2 = k2;
     }
 
-    // Where an average active expert fills a 64-row sort block (from ~1000 tokens of DSv4.1-Flash),
+    // Where an average active expert has more than 16 rows (DSv4.1-Flash: the 512-token bucket on),
     // Hopper's warpgroup kernels with shared operands, one warpgroup per 64 rows of the block that
-    // fits an expert, up to 256 (4 warpgroups). Measured on the H200 (docs/kernel-design.md,
-    // "Shared operands and wgmma" and "The wgmma loop after profiling"): at 1024 tokens (64-row
-    // blocks) stage 1 t64x128x128_w4_smem_wgmma 1019 us and stage 2 524 us, against 1408 and 707
-    // for the 128-row tiles and 1614 and 818 for the best register-fed kernels; from 2048 tokens
-    // (128-row blocks) the sweep's winners are t128x128x128_smem_wgmma in both stages (4096 tokens:
-    // 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles), and where an expert's rows outgrow
-    // 128, 256-row tiles of 4 warpgroups (16 warps; 4096 tokens: 1954 + 1068 us against 2441 + 1312
-    // for the 128-row tiles, "256-row wgmma tiles" in docs/kernel-design.md). On 128-row blocks,
-    // 256-wide tiles of two warpgroups side by side per 64 rows (16 warps; 2048 tokens: 1140 + 609 us
-    // against 1347 + 733 for t128x128 with 8 warps, "Two warpgroups side by side").
-    const int wgmma_rows = fitting_block_m(rows_per_active_expert(shape));
-    if (limits.arch == "sm_90a" && wgmma_rows >= 64 && !block_m_heuristic_reason(wgmma_rows, shape)) {
-        const bool side_by_side = wgmma_rows == 128;
+    // fits an expert (at least 64), up to 256 (4 warpgroups). At 512 tokens (~27 rows, fitting block
+    // 32) the 64-row tiles win despite the padding: stage 1 t64x256x128_smem_wgmma_gui_fp8 791 us
+    // against 861 for the register-fed t32x256x128_w4_nt_gui_fp8, stage 2
+    // t64x128x128_atomic_w4_smem_wgmma 397 against 444 (moetune measure on the H200, session 19,
+    // docs/results/2026-12-02-h200-default-512). On 64-row blocks stage 1 takes two warpgroups side
+    // by side, 256 wide (512 / 1024 tokens: 791 / 798 us against 845 / 838 for one, 128 wide), stage
+    // 2 one warpgroup, 128 wide (397 / 427 against 394 / 433 for two). Earlier measurements
+    // (docs/kernel-design.md, "Shared operands and wgmma" and "The wgmma loop after profiling"): at
+    // 1024 tokens (64-row blocks) stage 1 t64x128x128_w4_smem_wgmma 1019 us and stage 2 524 us,
+    // against 1408 and 707 for the 128-row tiles and 1614 and 818 for the best register-fed kernels;
+    // from 2048 tokens (128-row blocks) the sweep's winners are t128x128x128_smem_wgmma in both
+    // stages (4096 tokens: 2816 + 1553 us, against 3537 + 2033 for the 64-row tiles), and where an
+    // expert's rows outgrow 128, 256-row tiles of 4 warpgroups (16 warps; 4096 tokens: 1954 + 1068 us
+    // against 2441 + 1312 for the 128-row tiles, "256-row wgmma tiles" in docs/kernel-design.md). On
+    // 128-row blocks, 256-wide tiles of two warpgroups side by side per 64 rows (16 warps; 2048
+    // tokens: 1140 + 609 us against 1347 + 733 for t128x128 with 8 warps, "Two warpgroups side by
+    // side").
+    const int fit = fitting_block_m(rows_per_active_expert(shape));
+    const int wgmma_rows = std::max(fit, kSmallestWgmmaBlock);
+    if (limits.arch == "sm_90a" && fit >= kDefaultWgmmaFromBlock && !block_m_heuristic_reason(wgmma_rows, shape)) {
         KernelConfig w1 = s1, w2 = s2;
         for (KernelConfig* c : {&w1, &w2}) {
+            const bool side_by_side = wgmma_rows == 128 || (wgmma_rows == kSmallestWgmmaBlock && c == &w1);
             c->tile_m = wgmma_rows;
             c->tile_n = side_by_side ? 256 : 128;
             c->tile_k = 128;
