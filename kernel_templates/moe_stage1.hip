@@ -37,9 +37,13 @@ template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIP
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
+    // Swapped warpgroup tiles (moe_shared_gemm.h): a warp holds a gate and an up tile of 8 W1 rows.
+    constexpr bool SWAPPED = WGMMA && TILE_M < 64;
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
-    static_assert(TILE_N % WARPS_N == 0 && WARP_N % 32 == 0, "a warp covers whole gate/up groups (32 W1 rows)");
-    static_assert(!FUSE_FP8 || WARP_N % 64 == 0, "fused MXFP8 output needs 32 whole output columns per warp");
+    static_assert(TILE_N % WARPS_N == 0 && (SWAPPED || WARP_N % 32 == 0),
+                  "a warp covers whole gate/up groups (32 W1 rows)");
+    static_assert(!FUSE_FP8 || (!SWAPPED && WARP_N % 64 == 0),
+                  "fused MXFP8 output needs 32 whole output columns per warp");
 
     mx_test_break_entry();
     // Stage 2 may start on the SMs this grid's last wave leaves idle (it waits for this grid's output).
@@ -65,8 +69,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
-    int m0, n0;
-    mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
+    int m0 = 0, n0 = 0;
+    if constexpr (!SWAPPED) mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
     n0 += tile_n0;
 
     // Epilogue, on either main loop's accumulators. Interleaved W1 rows come in groups of 32: 16 gate
@@ -77,7 +81,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         const int g = lane >> 2, t = lane & 3;
         const int col0 = n0 / 2;
         const int inter = args.inter_dim;
-        constexpr int GROUPS = WARP_N / 32;
+        constexpr int GROUPS = SWAPPED ? 1 : WARP_N / 32;  // (the swapped tiles have their own epilogue)
 #pragma unroll
         for (int i = 0; i < WARP_M / 16; ++i) {
 #pragma unroll
@@ -156,12 +160,36 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         }
     };
 
+    // The swapped tiles' epilogue: thread (g, t) holds gate (d[4j + c]) and up (d[4j + 2 + c]) of tile
+    // row 8j + 2t + c for the output column of gate row g of tile lo = 4p + a (group p, half a).
+    auto swapped_epilogue = [&](const auto& gemm) {
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        int lo, hi;
+        mx_swapped_weight_tiles<true>(warp, lo, hi);
+        const float* d = &gemm.acc[0][0][0];
+        const int inter = args.inter_dim;
+        const int col = tile_n0 / 2 + 16 * (lo / 4) + 8 * (lo % 4) + g;
+#pragma unroll
+        for (int j = 0; j < TILE_M / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const int r = 8 * j + 2 * t + c;
+                const int token = token_of_row[r];
+                if (token < 0) continue;
+                const long long out_row = (long long)token * args.topk + slot_of_row[r];
+                const float v = mx_test_break_value(moetune_silu(d[4 * j + c]) * d[4 * j + 2 + c], out_row);
+                static_cast<unsigned short*>(args.out)[out_row * inter + col] = mx_float_to_bf16(v);
+            }
+    };
+
     if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
-        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
+        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, true> gemm;
         gemm.run(args.act, args.act_scale, args.act_wide, token_of_row, w, ws, tile_n0, K, m0, n0 - tile_n0,
                  dynamic_shared);
-        epilogue(gemm);
+        if constexpr (SWAPPED) swapped_epilogue(gemm);
+        else epilogue(gemm);
     } else {
         (void)dynamic_shared;
         MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;

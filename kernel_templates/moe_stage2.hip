@@ -12,6 +12,7 @@
 //            128 * PIPE along inter_dim)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
+#include "common/lane_shuffle.h"
 #include "common/moe_args.h"
 #include "common/memory.h"
 #include "common/moe_gemm.h"
@@ -24,6 +25,8 @@ template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIP
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
+    // Swapped warpgroup tiles (moe_shared_gemm.h): a warp holds two tiles of 8 output columns.
+    constexpr bool SWAPPED = WGMMA && TILE_M < 64;
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
@@ -55,8 +58,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     // Without K-groups k_group is the constant 0: the code is that of a kernel without them.
     const int mn_warp = WARPS_K > 1 ? warp % (WARPS_M * WARPS_N) : warp;
     const int k_group = WARPS_K > 1 ? warp / (WARPS_M * WARPS_N) : 0;
-    int m0, n0;
-    mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
+    int m0 = 0, n0 = 0;
+    if constexpr (!SWAPPED) mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
     n0 += tile_n0;
 
     // Epilogue, on either main loop's accumulators.
@@ -89,13 +92,50 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         }
     };
 
+    // The swapped tiles' epilogue: thread (g, t) holds columns c0 = tile_n0 + 8 lo + g (d[4j + c]) and
+    // c0 + 8 (d[4j + 2 + c]) of tile rows 8j + 2t + c. Lanes g and g ^ 1 swap one value so that the even
+    // lane holds columns (c0, c0 + 1) of row 8j + 2t and the odd lane (c0 - 1, c0) of row 8j + 2t + 1:
+    // one bf16 pair each.
+    auto swapped_epilogue = [&](const auto& gemm) {
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        int lo, hi;
+        mx_swapped_weight_tiles<false>(warp, lo, hi);
+        const float* d = &gemm.acc[0][0][0];
+        const bool odd = (g & 1) != 0;
+        const int col = tile_n0 + 8 * lo + g - (odd ? 1 : 0);
+#pragma unroll
+        for (int j = 0; j < TILE_M / 8; ++j) {
+            const int r = 8 * j + 2 * t + (odd ? 1 : 0);
+            const int token = token_of_row[r];
+            const float weight = weight_of_row[r];
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const float mine0 = d[4 * j + 2 * half], mine1 = d[4 * j + 2 * half + 1];
+                const float other = mx_shfl_xor(odd ? mine0 : mine1, 4);
+                if (token < 0) continue;
+                const float x = mx_test_break_value(weight * (odd ? other : mine0), token);
+                const float y = mx_test_break_value(weight * (odd ? mine1 : other), token);
+                const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
+                unsigned short* out = args.out + out_row * args.model_dim + col + 8 * half;
+                if constexpr (ATOMIC) {
+                    mx_atomic_add_bf16x2(out, x, y);
+                } else {
+                    *reinterpret_cast<moetune_u32*>(out) =
+                        moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                }
+            }
+        }
+    };
+
     if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
-        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA> gemm;
+        MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, false> gemm;
         mx_wait_for_previous_grid();  // the activations are stage 1's output
         gemm.run(args.act, args.act_scale, args.act_wide, act_row, w, ws, tile_n0, K, m0, n0 - tile_n0,
                  dynamic_shared);
-        epilogue(gemm);
+        if constexpr (SWAPPED) swapped_epilogue(gemm);
+        else epilogue(gemm);
     } else {
         (void)dynamic_shared;
         MxMoeWarpGemm<WARP_M, WARP_N, PIPE, NON_TEMPORAL, MMA_PATH, WARPS_K> gemm;

@@ -40,7 +40,18 @@
 // WARPS_N = 1 (one warpgroup per 64 rows) or 2 (two, each over half the width: twice the warps on
 // the same tile, each widening half as many weights; mx_warp_origin says which warp is where).
 // Elsewhere the warps multiply with warp products (mma.sync).
-template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, bool NON_TEMPORAL, bool WGMMA>
+//
+// Swapped WGMMA tiles (TILE_M 16 or 32, kSwapped): the weights are the A operand, 64 weight rows per
+// warpgroup, and the tile's few activation rows the B operand (N = TILE_M): with 17-32 rows per
+// expert a 64-row tile spends most of its products on padding rows, and its 64-256 accumulators
+// and 160 KB of buffers leave one workgroup of 8 warps per SM to hide the widening
+// (docs/kernel-design.md, "The 64-row warpgroup tiles at 512 tokens"). Both operands are K-major in
+// the same layout, so only the descriptors and the product's shape change. One warp per 16 weight
+// rows (WARPS_M 1, WARPS_N = TILE_N / 16): warp w holds weight rows 16w + g (d[4j + c]) and 16w + 8 +
+// g (d[4j + 2 + c]) of the buffer for tile row 8j + 2t + c, its 8-row tiles lo and hi
+// (mx_swapped_weight_tiles). GATE_UP (stage 1): the weight rows are stored so that lo is a gate tile
+// and hi the up tile of the same output columns.
+template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, bool NON_TEMPORAL, bool WGMMA, bool GATE_UP>
 struct MxMoeSharedGemm {
     static constexpr int kThreads = WARPS_M * WARPS_N * 32;
     static constexpr int WARP_M = TILE_M / WARPS_M;
@@ -60,9 +71,12 @@ struct MxMoeSharedGemm {
     // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
     // computes the same).
     static constexpr int kSharedBytes = kBuffers * kBufferBytes + kAlignSlack;
-    static_assert(!WGMMA || (WARP_M == 16 && TILE_M % 64 == 0 && (WARPS_N == 1 || WARPS_N == 2) &&
-                             WARP_N % 64 == 0),
+    static constexpr bool kSwapped = WGMMA && TILE_M < 64;
+    static_assert(!WGMMA || kSwapped ||
+                      (WARP_M == 16 && TILE_M % 64 == 0 && (WARPS_N == 1 || WARPS_N == 2) && WARP_N % 64 == 0),
                   "_wgmma: warpgroups of 64 rows over the whole tile width or half of it (64-256 columns)");
+    static_assert(!kSwapped || ((TILE_M == 16 || TILE_M == 32) && WARPS_M == 1 && WARP_N == 16 && TILE_N % 64 == 0),
+                  "swapped _wgmma: 16 or 32 rows, one warp per 16 weight rows, warpgroups of 64 weight rows");
     // Whether the activations come pre-widened (act_wide) and are copied, not widened; the host
     // side is kernels::reads_wide_activations.
     static constexpr bool kWideActivations = WGMMA;
@@ -172,15 +186,18 @@ private:
         // descriptors then live in uniform registers (each product took ~10 instructions of 64-bit
         // arithmetic and register moves for them otherwise).
         const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
-        int rows_group, columns_group;
-        mx_warpgroup_block<WARPS_M>(warpgroup, rows_group, columns_group);
-        float(&d)[WARP_N / 2] = reinterpret_cast<float(&)[WARP_N / 2]>(acc[0]);
-        // The descriptors of this warpgroup's first A slice (its 64 rows) and first B slice (its
-        // WARP_N weight rows, 128 bytes each inside an atom column) in buffer 0; every other slice is
-        // a constant number of 16-byte units further (the address field).
-        const moetune_u64 a_descriptor = mx_wgmma_descriptor(shared + rows_group * 64 * 128);
-        const moetune_u64 b_descriptor =
-            mx_wgmma_descriptor(shared + TILE_M * kRowBytes + columns_group * WARP_N * 128);
+        // This warpgroup's activation rows and weight rows: a 64-row block and WARP_N columns, or
+        // (swapped) all TILE_M rows and a 64-row block of the weights.
+        int rows_group = 0, columns_group = warpgroup;
+        if constexpr (!kSwapped) mx_warpgroup_block<WARPS_M>(warpgroup, rows_group, columns_group);
+        constexpr int kWeightRows = kSwapped ? 64 : WARP_N;
+        float(&d)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
+        // The descriptors of this warpgroup's first activation slice and first weight slice (128
+        // bytes a row inside an atom column) in buffer 0; every other slice is a constant number of
+        // 16-byte units further (the address field).
+        const moetune_u64 act_descriptor = mx_wgmma_descriptor(shared + rows_group * 64 * 128);
+        const moetune_u64 weight_descriptor =
+            mx_wgmma_descriptor(shared + TILE_M * kRowBytes + columns_group * kWeightRows * 128);
         // Raw weight chunks are loaded two ahead of the products: chunk k + 2 is in flight while chunk k + 1,
         // loaded during the previous products, is widened beside the products of chunk k, so the
         // widening never waits for memory (one ahead left most of a load's latency exposed).
@@ -209,17 +226,20 @@ private:
             // The other buffer's last readers, the products of chunk k + 1 - kBuffers, finished
             // before the barrier.
             copy_wide_acts(src, K, other, next);
-            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
             mx_wgmma_fence();
 #pragma unroll
             for (int ks = 0; ks < 8; ++ks) {
                 // K slice ks: atom column ks / 4, 32 bytes per slice inside the swizzled rows.
-                const int a_units = current_units + ((ks / 4) * TILE_M * 128 + (ks % 4) * 32) / 16;
-                const int b_units = current_units + ((ks / 4) * TILE_N * 128 + (ks % 4) * 32) / 16;
-                mx_wgmma_bf16_m64k16<WARP_N>(d, a_descriptor + a_units, b_descriptor + b_units);
+                const moetune_u64 acts =
+                    act_descriptor + current_units + ((ks / 4) * TILE_M * 128 + (ks % 4) * 32) / 16;
+                const moetune_u64 weights =
+                    weight_descriptor + current_units + ((ks / 4) * TILE_N * 128 + (ks % 4) * 32) / 16;
+                if constexpr (kSwapped) mx_wgmma_bf16_m64k16<TILE_M>(d, weights, acts);
+                else mx_wgmma_bf16_m64k16<WARP_N>(d, acts, weights);
             }
             mx_wgmma_commit();
-            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
             if (store_weights<false>(staged, other)) {
                 Staged again;
                 stage_load(again, src, next);
@@ -232,11 +252,11 @@ private:
             // chunk before's are done (their buffer is the next one filled).
             if constexpr (kBuffers == 3) mx_wgmma_wait_one();
             else mx_wgmma_wait_all();
-            for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
             __syncthreads();
         }
         mx_wgmma_wait_all();
-        for (int e = 0; e < WARP_N / 2; ++e) mx_wgmma_pin(d[e]);
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
 #else
         (void)act_wide, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
         // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.
@@ -406,7 +426,7 @@ private:
             const int v = tid + i * kThreads;
             if (kWeightVectors % kThreads != 0 && v >= kWeightVectors) continue;
             const int lane = mx_shared_weight_lane<WGMMA>(v);
-            const int row = (v / 32) * 8 + lane / 4, t = lane % 4;
+            const int row = mx_swapped_weight_tile<kSwapped && GATE_UP>(v / 32) * 8 + lane / 4, t = lane % 4;
             redo |= mx_e2m1_scales_wide(s.weight_scale[i]);
 #pragma unroll
             for (int kb = 0; kb < 4; ++kb) {

@@ -98,3 +98,24 @@ MOETUNE_HD int mx_shared_weight_lane(int v) {
     const int quarter = lane / 8, w = lane % 8;
     return (quarter + 4 * (w / 4)) * 4 + w % 4;
 }
+
+// Swapped WGMMA tiles (moe_shared_gemm.h, kSwapped): the place in the buffer of the tile's 8-row
+// weight tile `tile`. GATE_UP (stage 1: W1 rows in GU16 groups of four tiles, two gate then the two
+// up tiles of the same output columns): tiles 1 and 2 of every group trade places, so that the 16
+// rows of warp w = 2p + a (one warpgroup product's rows 16w.. of the buffer) are gate tile 4p + a
+// and up tile 4p + 2 + a. Otherwise in order. (Whole tiles move: the rows keep their swizzle phase.)
+template <bool GATE_UP>
+MOETUNE_HD constexpr int mx_swapped_weight_tile(int tile) {
+    if constexpr (!GATE_UP) return tile;
+    const int q = tile & 3;
+    return q == 1 || q == 2 ? tile ^ 3 : tile;
+}
+
+// The two 8-row weight tiles (counted from the tile's first weight row) that warp `warp` of a swapped
+// WGMMA tile holds: lo in accumulators d[4j + c], hi in d[4j + 2 + c] (moe_shared_gemm.h).
+template <bool GATE_UP>
+MOETUNE_HD void mx_swapped_weight_tiles(int warp, int& lo, int& hi) {
+    // mx_swapped_weight_tile is its own inverse: buffer tiles 2w, 2w + 1 hold these.
+    lo = mx_swapped_weight_tile<GATE_UP>(2 * warp);
+    hi = mx_swapped_weight_tile<GATE_UP>(2 * warp + 1);
+}

@@ -34,6 +34,27 @@ __device__ inline void mx_fence_shared_for_async() { asm volatile("fence.proxy.a
 // Keeps the compiler from moving accesses of v across the asynchronous products.
 __device__ inline void mx_wgmma_pin(float& v) { asm volatile("" : "+f"(v)::"memory"); }
 
+// d (m64n16k16, 8 floats per thread) += A (64x16, descriptor a) * B (16x16 K-major, descriptor b).
+__device__ inline void mx_wgmma_bf16_m64n16k16(float (&d)[8], moetune_u64 a, moetune_u64 b) {
+    asm volatile(
+        "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %10, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, accumulate, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(a), "l"(b), "r"(1));
+}
+
+// d (m64n32k16, 16 floats per thread) += A (64x16, descriptor a) * B (32x16 K-major, descriptor b).
+__device__ inline void mx_wgmma_bf16_m64n32k16(float (&d)[16], moetune_u64 a, moetune_u64 b) {
+    asm volatile(
+        "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %18, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, accumulate, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(a), "l"(b), "r"(1));
+}
+
 // d (m64n64k16, 32 floats per thread) += A (64x16, descriptor a) * B (64x16 K-major, descriptor b).
 __device__ inline void mx_wgmma_bf16_m64n64k16(float (&d)[32], moetune_u64 a, moetune_u64 b) {
     asm volatile(
@@ -92,13 +113,15 @@ __device__ inline void mx_wgmma_bf16_m64n256k16(float (&d)[128], moetune_u64 a, 
         : "l"(a), "l"(b), "r"(1));
 }
 
-// The product of the tile width N (64, 128 or 256).
+// The product of B width N (16, 32: the token rows of the swapped tiles; 64, 128 or 256 weight rows).
 template <int N>
 __device__ inline void mx_wgmma_bf16_m64k16(float (&d)[N / 2], moetune_u64 a, moetune_u64 b) {
-    if constexpr (N == 64) mx_wgmma_bf16_m64n64k16(d, a, b);
+    if constexpr (N == 16) mx_wgmma_bf16_m64n16k16(d, a, b);
+    else if constexpr (N == 32) mx_wgmma_bf16_m64n32k16(d, a, b);
+    else if constexpr (N == 64) mx_wgmma_bf16_m64n64k16(d, a, b);
     else if constexpr (N == 128) mx_wgmma_bf16_m64n128k16(d, a, b);
     else {
-        static_assert(N == 256, "wgmma tiles are 64, 128 or 256 wide here");
+        static_assert(N == 256, "wgmma products are 16, 32, 64, 128 or 256 wide here");
         mx_wgmma_bf16_m64n256k16(d, a, b);
     }
 }

@@ -349,8 +349,8 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
     }
 }
 
-// Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side): 4, 8 and 16
-// warps, tiles of 32..256 rows (mostly padding rows here, which must stay out of the sums), 64..256
+// Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side and swapped):
+// 4, 8 and 16 warps, tiles of 32..256 rows (mostly padding rows here, which must stay out of the sums), 64..256
 // columns, both epilogues of each stage, a half sort block; with ordinary scales (the fast
 // widening) and large ones (the exact paths, taken per chunk). Large scales are judged by the row
 // cosine only: the elementwise metric's absolute floor (1.0) assumes outputs of order one, and these
@@ -366,7 +366,11 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_shared_operands(stage1(256, 128, 128, 16, false, true), true),
         // Two warpgroups side by side, each over half the width.
         with_shared_operands(stage1(64, 256, 128, 8, false, false), true),
-        with_shared_operands(stage1(128, 256, 128, 16, false, false), true)};
+        with_shared_operands(stage1(128, 256, 128, 16, false, false), true),
+        // Swapped: the weights' rows in the warpgroups, 32 rows as the products' N.
+        with_shared_operands(stage1(32, 64, 128, 4, false, false), true),
+        with_shared_operands(stage1(32, 128, 128, 8, false, false), true),
+        with_shared_operands(stage1(32, 256, 128, 16, false, false), true)};
     const std::vector<KernelConfig> stage2_configs = {
         with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::atomic, 0)),
         with_shared_operands(stage2(64, 128, 128, 8, false, Stage2Mode::atomic, 128)),
@@ -376,7 +380,10 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_shared_operands(stage2(128, 64, 128, 8, false, Stage2Mode::atomic, 256), true),
         with_shared_operands(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0), true),
         with_shared_operands(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0), true),
-        with_shared_operands(stage2(128, 256, 128, 16, false, Stage2Mode::atomic, 0), true)};
+        with_shared_operands(stage2(128, 256, 128, 16, false, Stage2Mode::atomic, 0), true),
+        with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::reduce, 64), true),
+        with_shared_operands(stage2(32, 128, 128, 8, false, Stage2Mode::atomic, 0), true),
+        with_shared_operands(stage2(32, 256, 128, 16, false, Stage2Mode::atomic, 64), true)};
     for (const bool large_scales : {false, true}) {
         const Problem& p = problem(large_scales);
         INFO("large scales " << large_scales);

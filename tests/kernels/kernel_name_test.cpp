@@ -280,10 +280,14 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_mbf16_smem_gui", "'smem' must come before 'mbf16'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_nt_mbf16_gui", "'nt' must come before 'smem'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_mbf16_gui", "wgmma needs smem"},
-        {"moetune_moe1_afp8_wfp4_bf16_t64x64x128_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
-        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w16_smem_wgmma_mbf16_gui", "wgmma needs smem, warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x64x128_smem_wgmma_mbf16_gui", "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w16_smem_wgmma_mbf16_gui", "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows"},
         {"moetune_moe1_afp8_wfp4_bf16_t128x128x128_w16_smem_wgmma_mbf16_gui", "side by side on 256-wide tiles"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x128_w2_smem_wgmma_mbf16_gui", "wgmma needs"},
+        // Swapped (tile_m 16 or 32): one warp per 16 weight rows, at most 8 tile_m of them, no fused output.
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_smem_wgmma_mbf16_gui", "tile_n / 16 warps"},
+        {"moetune_moe2_afp8_wfp4_bf16_t16x256x128_atomic_w16_smem_wgmma_mbf16", "tile_n at most 8 tile_m"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x128_smem_wgmma_mbf16_gui_fp8", "no fused fp8 output"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_smem_mbf16_gui", "'smem' must come before 'wgmma'"},
     };
     for (const Case& k : cases) {

@@ -102,7 +102,8 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
 //    flight (the weight stream ran at 0.5-1 TB/s without them);
 //  - non-temporal weight loads on/off;
 //  - shared operands (_smem) on/off: on the bf16 path at tile_k 128, sort blocks of 32 and more;
-//    with them Hopper warpgroup products (_wgmma) on/off (64/128-row tiles, sm_90a);
+//    with them Hopper warpgroup products (_wgmma) on/off (64-256-row tiles, and swapped 32-row
+//    ones whose warpgroups hold the weights' rows; sm_90a);
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);

@@ -28,6 +28,8 @@ bool reads_wide_activations(const KernelConfig& c) {
     return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
 }
 
+bool swapped_wgmma(const KernelConfig& c) { return c.wgmma && c.tile_m < 64; }
+
 bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma; }
 
 int warp_n_granule(const KernelConfig& c) {
@@ -98,11 +100,14 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
     if (c.shared_operands && (c.mma != MmaPath::bf16 || c.tile_k != kKChunk || c.k_warps != 1))
         return "smem (shared operands) needs the bf16 path (_mbf16), tile_k 128 and no K-groups";
-    if (c.wgmma && (!c.shared_operands || c.tile_m % 64 != 0 ||
-                    (c.warps != c.tile_m / 16 && c.warps != c.tile_m / 8) || c.tile_n % 64 != 0 || c.tile_n > 256 ||
-                    (c.warps == c.tile_m / 8 && c.tile_n != kWgmmaSideBySideN)))
-        return "wgmma needs smem, warpgroups of 64 rows (tile_m 64, 128 or 256 with tile_m / 16 warps, or tile_m / 8 "
-               "for two warpgroups side by side on 256-wide tiles) and tile_n 64, 128 or 256";
+    if (c.wgmma && (!c.shared_operands || c.tile_n % 64 != 0 || c.tile_n > 256 ||
+                    (swapped_wgmma(c) ? c.warps != c.tile_n / 16 || c.tile_n > 8 * c.tile_m || c.fused_mxfp8_out
+                                      : c.tile_m % 64 != 0 || (c.warps != c.tile_m / 16 && c.warps != c.tile_m / 8) ||
+                                            (c.warps == c.tile_m / 8 && c.tile_n != kWgmmaSideBySideN))))
+        return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
+               "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "
+               "32, the weights' rows in the warpgroups): tile_n / 16 warps, tile_n at most 8 tile_m, no fused fp8 "
+               "output";
 
     if (c.stage == Stage::gate_up) {
         if (c.sort_block != 0) return "sbm applies to stage 2 only (stage 1 tiles are the sort blocks)";

@@ -99,6 +99,11 @@ int stage_number(Stage s);  // 1 or 2
 // widening them (docs/kernel-design.md, "Pre-widened activations").
 bool reads_wide_activations(const KernelConfig& c);
 
+// Whether a _wgmma kernel's tile is swapped (tile_m 16 or 32, below the warpgroup's 64 rows): the
+// weights are the A operand, 64 weight rows per warpgroup and one warp per 16, the tile's rows the
+// B operand (kernel_templates/common/moe_shared_gemm.h, kSwapped).
+bool swapped_wgmma(const KernelConfig& c);
+
 // Whether the kernel's grid walks the N tiles first (x) and the sorted-row tiles second (y), so the
 // workgroups in flight share activation rows through L2: the _wgmma kernels, whose tiles of 64-128
 // rows at thousands of tokens read more activation bytes than L2 holds (mx_row_tile in

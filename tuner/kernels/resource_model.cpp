@@ -59,7 +59,9 @@ constexpr SharedOperandsCost kSharedOperandsCost = {20, 12, 5};
 // spill with the fused stage-1 epilogue): exact or up to 31 low, which keeps every kernel that fit;
 // wider tiles estimate above the share of their threads and are pruned (ptxas: 400 bytes of spill
 // at 64 x 256 with 4 warps, 256 x 256 does not compile within 128 registers; 128 x 256 with 8 warps
-// fits 255 but estimates 288).
+// fits 255 but estimates 288). Swapped 32-row tiles (warp blocks 32 x 16, two weight vectors a
+// thread): 96-114 at 32 x 64, 93 at 32 x 128, 78 at 32 x 256 (16 warps, one chunk a pass); estimated
+// 112, 112, 80.
 constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 
 }  // namespace
@@ -67,6 +69,11 @@ constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
     // wgmma: warpgroups of four 16-row warps cover the rows, over the tile's whole width or, with
     // twice those warps, over either half of a 256-wide tile (moe_shared_gemm.h; kWgmmaSideBySideN).
+    // Swapped: one warp per 16 weight rows, each over all of the tile's rows.
+    if (swapped_wgmma(c)) {
+        if (c.warps * 16 != c.tile_n) return std::nullopt;
+        return WarpGrid{1, c.warps};
+    }
     if (c.wgmma) {
         const int warps_m = c.tile_m / kMmaM;
         if (warps_m % 4 != 0 || c.warps % warps_m != 0) return std::nullopt;
