@@ -38,7 +38,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
     // Swapped warpgroup tiles (moe_shared_gemm.h): a warp holds a gate and an up tile of 8 W1 rows.
-    constexpr bool SWAPPED = WGMMA && TILE_M < 64;
+    constexpr bool SWAPPED = mx_swapped_wgmma(WGMMA, TILE_M);
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
     static_assert(TILE_N % WARPS_N == 0 && (SWAPPED || WARP_N % 32 == 0),
                   "a warp covers whole gate/up groups (32 W1 rows)");
@@ -165,8 +165,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     auto swapped_epilogue = [&](const auto& gemm) {
         const int lane = int(threadIdx.x) & 31;
         const int g = lane >> 2, t = lane & 3;
-        int lo, hi;
-        mx_swapped_weight_tiles<true>(warp, lo, hi);
+        const int lo = mx_swapped_warp_tile<true>(warp);
         const float* d = &gemm.acc[0][0][0];
         const int inter = args.inter_dim;
         const int col = tile_n0 / 2 + 16 * (lo / 4) + 8 * (lo % 4) + g;

@@ -26,7 +26,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
     // Swapped warpgroup tiles (moe_shared_gemm.h): a warp holds two tiles of 8 output columns.
-    constexpr bool SWAPPED = WGMMA && TILE_M < 64;
+    constexpr bool SWAPPED = mx_swapped_wgmma(WGMMA, TILE_M);
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
@@ -99,8 +99,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     auto swapped_epilogue = [&](const auto& gemm) {
         const int lane = int(threadIdx.x) & 31;
         const int g = lane >> 2, t = lane & 3;
-        int lo, hi;
-        mx_swapped_weight_tiles<false>(warp, lo, hi);
+        const int lo = mx_swapped_warp_tile<false>(warp);
         const float* d = &gemm.acc[0][0][0];
         const bool odd = (g & 1) != 0;
         const int col = tile_n0 + 8 * lo + g - (odd ? 1 : 0);

@@ -48,8 +48,8 @@
 // (docs/kernel-design.md, "The 64-row warpgroup tiles at 512 tokens"). Both operands are K-major in
 // the same layout, so only the descriptors and the product's shape change. One warp per 16 weight
 // rows (WARPS_M 1, WARPS_N = TILE_N / 16): warp w holds weight rows 16w + g (d[4j + c]) and 16w + 8 +
-// g (d[4j + 2 + c]) of the buffer for tile row 8j + 2t + c, its 8-row tiles lo and hi
-// (mx_swapped_weight_tiles). GATE_UP (stage 1): the weight rows are stored so that lo is a gate tile
+// g (d[4j + 2 + c]) of the buffer for tile row 8j + 2t + c (which weight tiles those are:
+// mx_swapped_warp_tile). GATE_UP (stage 1): the weight rows are stored so that lo is a gate tile
 // and hi the up tile of the same output columns.
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, bool NON_TEMPORAL, bool WGMMA, bool GATE_UP>
 struct MxMoeSharedGemm {
@@ -71,7 +71,7 @@ struct MxMoeSharedGemm {
     // Dynamic shared memory the kernel must be launched with (tuner/kernels/resource_model.cpp
     // computes the same).
     static constexpr int kSharedBytes = kBuffers * kBufferBytes + kAlignSlack;
-    static constexpr bool kSwapped = WGMMA && TILE_M < 64;
+    static constexpr bool kSwapped = mx_swapped_wgmma(WGMMA, TILE_M);
     static_assert(!WGMMA || kSwapped ||
                       (WARP_M == 16 && TILE_M % 64 == 0 && (WARPS_N == 1 || WARPS_N == 2) && WARP_N % 64 == 0),
                   "_wgmma: warpgroups of 64 rows over the whole tile width or half of it (64-256 columns)");

@@ -99,7 +99,11 @@ MOETUNE_HD int mx_shared_weight_lane(int v) {
     return (quarter + 4 * (w / 4)) * 4 + w % 4;
 }
 
-// Swapped WGMMA tiles (moe_shared_gemm.h, kSwapped): the place in the buffer of the tile's 8-row
+// Whether a WGMMA tile is swapped (moe_shared_gemm.h, kSwapped): fewer rows than a warpgroup's 64, so
+// the weights' rows fill the warpgroups instead (the host's kernels::swapped_wgmma).
+MOETUNE_HD constexpr bool mx_swapped_wgmma(bool wgmma, int tile_m) { return wgmma && tile_m < 64; }
+
+// Swapped WGMMA tiles: the place in the buffer of the tile's 8-row
 // weight tile `tile`. GATE_UP (stage 1: W1 rows in GU16 groups of four tiles, two gate then the two
 // up tiles of the same output columns): tiles 1 and 2 of every group trade places, so that the 16
 // rows of warp w = 2p + a (one warpgroup product's rows 16w.. of the buffer) are gate tile 4p + a
@@ -111,11 +115,11 @@ MOETUNE_HD constexpr int mx_swapped_weight_tile(int tile) {
     return q == 1 || q == 2 ? tile ^ 3 : tile;
 }
 
-// The two 8-row weight tiles (counted from the tile's first weight row) that warp `warp` of a swapped
-// WGMMA tile holds: lo in accumulators d[4j + c], hi in d[4j + 2 + c] (moe_shared_gemm.h).
+// The 8-row weight tile (counted from the tile's first weight row) whose rows warp `warp` of a swapped
+// WGMMA tile holds in accumulators d[4j + c] (moe_shared_gemm.h); d[4j + 2 + c] hold the tile after it
+// (stage 2) or its up tile, 2 further (GATE_UP). mx_swapped_weight_tile is its own inverse: buffer
+// tile 2w holds this one.
 template <bool GATE_UP>
-MOETUNE_HD void mx_swapped_weight_tiles(int warp, int& lo, int& hi) {
-    // mx_swapped_weight_tile is its own inverse: buffer tiles 2w, 2w + 1 hold these.
-    lo = mx_swapped_weight_tile<GATE_UP>(2 * warp);
-    hi = mx_swapped_weight_tile<GATE_UP>(2 * warp + 1);
+MOETUNE_HD constexpr int mx_swapped_warp_tile(int warp) {
+    return mx_swapped_weight_tile<GATE_UP>(2 * warp);
 }

@@ -131,3 +131,34 @@ TEST_CASE("warp-product layout: every unit stored once, one wavefront per quarte
         }
     }
 }
+
+TEST_CASE("swapped wgmma tiles: each warp holds a gate tile and its up tile, every tile once") {
+    CHECK(mx_swapped_wgmma(true, 32));
+    CHECK(mx_swapped_wgmma(true, 16));
+    CHECK_FALSE(mx_swapped_wgmma(true, 64));
+    CHECK_FALSE(mx_swapped_wgmma(false, 32));
+    for (int tile_n : {64, 128, 256}) {
+        INFO("tile_n " << tile_n);
+        const int tiles = tile_n / 8, warps = tile_n / 16;
+        std::set<int> placed, held;
+        for (int t = 0; t < tiles; ++t) {
+            CHECK(mx_swapped_weight_tile<true>(mx_swapped_weight_tile<true>(t)) == t);  // its own inverse
+            CHECK(mx_swapped_weight_tile<false>(t) == t);
+            placed.insert(mx_swapped_weight_tile<true>(t));
+        }
+        CHECK(int(placed.size()) == tiles);
+        for (int w = 0; w < warps; ++w) {
+            // Stage 1: buffer tiles 2w, 2w + 1 are gate tile lo (half 0 or 1 of its GU16 group) and
+            // up tile lo + 2 of the same output columns.
+            const int lo = mx_swapped_warp_tile<true>(w);
+            CHECK(lo % 4 < 2);
+            CHECK(mx_swapped_weight_tile<true>(2 * w) == lo);
+            CHECK(mx_swapped_weight_tile<true>(2 * w + 1) == lo + 2);
+            held.insert(lo);
+            held.insert(lo + 2);
+            // Stage 2: tiles in order.
+            CHECK(mx_swapped_warp_tile<false>(w) == 2 * w);
+        }
+        CHECK(int(held.size()) == tiles);
+    }
+}

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/shared_operand_layout.h"
+
 namespace moetune::kernels {
 namespace {
 
@@ -28,7 +30,7 @@ bool reads_wide_activations(const KernelConfig& c) {
     return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
 }
 
-bool swapped_wgmma(const KernelConfig& c) { return c.wgmma && c.tile_m < 64; }
+bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }
 
 bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma; }
 
