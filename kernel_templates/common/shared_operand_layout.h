@@ -99,9 +99,12 @@ MOETUNE_HD int mx_shared_weight_lane(int v) {
     return (quarter + 4 * (w / 4)) * 4 + w % 4;
 }
 
-// Whether a WGMMA tile is swapped (moe_shared_gemm.h, kSwapped): fewer rows than a warpgroup's 64, so
-// the weights' rows fill the warpgroups instead (the host's kernels::swapped_wgmma).
-MOETUNE_HD constexpr bool mx_swapped_wgmma(bool wgmma, int tile_m) { return wgmma && tile_m < 64; }
+// The rows of one warpgroup product (wgmma's M): the smallest tile of the unswapped WGMMA loop.
+constexpr int kMxWarpgroupRows = 64;
+
+// Whether a WGMMA tile is swapped (moe_shared_gemm.h, kSwapped): fewer rows than a warpgroup product
+// has, so the weights' rows fill the warpgroups instead (the host's kernels::swapped_wgmma).
+MOETUNE_HD constexpr bool mx_swapped_wgmma(bool wgmma, int tile_m) { return wgmma && tile_m < kMxWarpgroupRows; }
 
 // Swapped WGMMA tiles: the place in the buffer of the tile's 8-row
 // weight tile `tile`. GATE_UP (stage 1: W1 rows in GU16 groups of four tiles, two gate then the two

@@ -19,6 +19,17 @@ bool is_power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 constexpr int kMaxTileN = 512;
 constexpr int kMaxWarps = 16;
 
+// Whether the WGMMA loop (kernel_templates/common/moe_shared_gemm.h) builds this tile: shared operands, 64-256
+// columns, and either warpgroups of 64 rows (one per 64 rows, or two side by side on 256-wide tiles) or, swapped,
+// one warp per 16 weight rows over at most 8 tile_m of them, without the fused MXFP8 output.
+bool wgmma_tile_builds(const KernelConfig& c) {
+    if (!c.shared_operands || c.tile_n % 64 != 0 || c.tile_n > 256) return false;
+    if (swapped_wgmma(c)) return c.warps == c.tile_n / 16 && c.tile_n <= 8 * c.tile_m && !c.fused_mxfp8_out;
+    const bool one_per_64_rows = c.warps == c.tile_m / 16;
+    const bool side_by_side = c.warps == c.tile_m / 8 && c.tile_n == kWgmmaSideBySideN;
+    return c.tile_m % kMxWarpgroupRows == 0 && (one_per_64_rows || side_by_side);
+}
+
 }  // namespace
 
 int stage_number(Stage s) { return static_cast<int>(s); }
@@ -102,10 +113,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
     if (c.shared_operands && (c.mma != MmaPath::bf16 || c.tile_k != kKChunk || c.k_warps != 1))
         return "smem (shared operands) needs the bf16 path (_mbf16), tile_k 128 and no K-groups";
-    if (c.wgmma && (!c.shared_operands || c.tile_n % 64 != 0 || c.tile_n > 256 ||
-                    (swapped_wgmma(c) ? c.warps != c.tile_n / 16 || c.tile_n > 8 * c.tile_m || c.fused_mxfp8_out
-                                      : c.tile_m % 64 != 0 || (c.warps != c.tile_m / 16 && c.warps != c.tile_m / 8) ||
-                                            (c.warps == c.tile_m / 8 && c.tile_n != kWgmmaSideBySideN))))
+    if (c.wgmma && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "
                "32, the weights' rows in the warpgroups): tile_n / 16 warps, tile_n at most 8 tile_m, no fused fp8 "

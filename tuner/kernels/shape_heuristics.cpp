@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "common/shared_operand_layout.h"
 #include "kernels/static_checks.h"
 
 namespace moetune::kernels {
@@ -21,10 +22,10 @@ constexpr double kDefaultNarrowStage1WorkgroupsPerSm = 1.0;
 constexpr double kDefaultNarrowStage2WorkgroupsPerSm = 2.0;
 // default_config's occupancy bound (_occ4) from this many expected workgroups of the stage per SM.
 constexpr double kDefaultOccupancyWorkgroupsPerSm = 6.0;
-// default_config's warpgroup tier (sm_90a) from this fitting sort block on, in tiles of at least
-// kSmallestWgmmaBlock rows (the smallest the _wgmma kernels come in).
+// default_config's warpgroup tier (sm_90a) from this fitting sort block on, in tiles of at least one
+// warpgroup product's rows (kMxWarpgroupRows; the swapped 32-row tiles are left to the sweep: they
+// have no fused MXFP8 output, which every default keeps).
 constexpr int kDefaultWgmmaFromBlock = 32;
-constexpr int kSmallestWgmmaBlock = 64;
 
 constexpr int kSmallestBlock = kSortBlockSizes[0];
 // The largest sort block of every kernel family (256 rows are _wgmma tiles only, sm_90a): never cut
@@ -225,11 +226,11 @@ std::optional<ConfigPair> default_config(const data::MoeShape& shape, const Devi
     // tokens: 1140 + 609 us against 1347 + 733 for t128x128 with 8 warps, "Two warpgroups side by
     // side").
     const int fit = fitting_block_m(rows_per_active_expert(shape));
-    const int wgmma_rows = std::max(fit, kSmallestWgmmaBlock);
+    const int wgmma_rows = std::max(fit, kMxWarpgroupRows);
     if (limits.arch == "sm_90a" && fit >= kDefaultWgmmaFromBlock && !block_m_heuristic_reason(wgmma_rows, shape)) {
         KernelConfig w1 = s1, w2 = s2;
         for (KernelConfig* c : {&w1, &w2}) {
-            const bool side_by_side = wgmma_rows == 128 || (wgmma_rows == kSmallestWgmmaBlock && c == &w1);
+            const bool side_by_side = wgmma_rows == 128 || (wgmma_rows == kMxWarpgroupRows && c == &w1);
             c->tile_m = wgmma_rows;
             c->tile_n = side_by_side ? 256 : 128;
             c->tile_k = 128;
