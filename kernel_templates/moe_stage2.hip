@@ -16,6 +16,7 @@
 #include "common/moe_args.h"
 #include "common/memory.h"
 #include "common/moe_gemm.h"
+#include "common/moe_fp8_wgmma_gemm.h"
 #include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
@@ -127,7 +128,17 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         }
     };
 
-    if constexpr (SHARED_OPERANDS) {
+    if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {
+        // FP8 warpgroup products (common/moe_fp8_wgmma_gemm.h): one warpgroup per 64 rows, full width,
+        // on rebased rows: act / act_scale and w / w_scale hold e4m3 rows and their bases (mx_rebase.h).
+        static_assert(WGMMA && WARPS_N == 1 && WARPS_K == 1 && PIPE == 1, "FP8 _smem: _wgmma, one K-group, one chunk a step");
+        MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL> gemm;
+        const unsigned char* w_rows = args.w2 + (long long)expert * n_rows * K;
+        const unsigned char* w_bases = args.w2_scale + (long long)expert * n_rows;
+        mx_wait_for_previous_grid();  // the activations are stage 1's output
+        gemm.run(args.act, args.act_scale, act_row, w_rows, w_bases, tile_n0, K, dynamic_shared);
+        epilogue(gemm);
+    } else if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, false> gemm;
         mx_wait_for_previous_grid();  // the activations are stage 1's output

@@ -39,6 +39,13 @@ struct FusedMoeArgs {
     const void* w2 = nullptr;
     const void* w2_scale = nullptr;
     void* out = nullptr;                    // bf16 [M, model_dim]
+    // The weights rebased (FusedMoe::rebase_weights): needed when a plan's kernel reads them
+    // (FusedMoe::reads_rebased_weights after prepare()), else may stay null. Last, so that
+    // initialisers written before they existed keep their meaning.
+    const void* w1_rebased = nullptr;
+    const void* w1_base = nullptr;
+    const void* w2_rebased = nullptr;
+    const void* w2_base = nullptr;
 };
 
 // Device pointers to one rank's expert weights (all `experts` of the shape), in either layout:
@@ -62,6 +69,20 @@ struct ExpertWeightsOut {
 };
 struct ExpertWeightBytes {
     std::size_t w1 = 0, w1_scale = 0, w2 = 0, w2_scale = 0;
+};
+
+// The weights rebased for the FP8 warpgroup-product kernels: per weight row of the kernel layout one
+// e8m0 base (its largest block scale) and the row as e4m3 relative to it ([experts*2*inter_dim,
+// model_dim] and [experts*2*inter_dim] for w1; [experts*model_dim, inter_dim] and [experts*model_dim]
+// for w2), twice the bytes of the FP4 weights.
+struct RebasedWeightBytes {
+    std::size_t w1 = 0, w1_base = 0, w2 = 0, w2_base = 0;
+};
+struct RebasedWeightsOut {
+    void* w1 = nullptr;
+    void* w1_base = nullptr;
+    void* w2 = nullptr;
+    void* w2_base = nullptr;
 };
 
 class MOETUNE_API FusedMoe {
@@ -99,7 +120,13 @@ public:
     // a launch.
     void run(const FusedMoeArgs& args, void* stream);
 
+    // Whether a prepared plan's kernel reads the rebased weights (FusedMoeArgs::w1_rebased ...);
+    // false before prepare().
+    bool reads_rebased_weights() const;
+
     static ExpertWeightBytes weight_bytes(const MoeShapeKey& shape);
+    // The sizes of rebase_weights' outputs.
+    static RebasedWeightBytes rebased_weight_bytes(const MoeShapeKey& shape);
 
     // Copies weights from the logical layout above (as AITER stores them unshuffled) into the layout
     // the kernels read, device to device on `stream`; `kernel_layout` must not overlap `logical`.
@@ -108,6 +135,10 @@ public:
     static void lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& logical,
                                 const ExpertWeightsOut& kernel_layout, void* stream,
                                 const FusedMoeOptions& options = {});
+    // Rebases weights in the kernel layout (lay_out_weights' output) for the kernels that read them,
+    // device to device on `stream`. Returns when it is complete.
+    static void rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                               const RebasedWeightsOut& rebased, void* stream, const FusedMoeOptions& options = {});
 
 private:
     struct Impl;

@@ -86,6 +86,19 @@ __device__ inline void mx_cp_async_wait_all() {
     asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
+// Groups of copies: mx_cp_async_commit closes this thread's copies issued since the last one into a
+// group; mx_cp_async_wait_group<N> waits until at most N of its groups are still in flight.
+__device__ inline void mx_cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+__device__ inline void mx_cp_async_wait_group() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
 
 // 8 bytes (two words) from an 8-byte aligned address, read-only cached path.
 __device__ inline void mx_load8(const void* p, moetune_u32& lo, moetune_u32& hi) {

@@ -259,12 +259,7 @@ private:
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
 #else
         (void)act_wide, (void)tile_rows, (void)w, (void)w_scale, (void)tile_n0, (void)K, (void)shared;
-        // Pruned for every target without wgmma (static_checks.h); named explicitly, it stops here.
-#if defined(__CUDA_ARCH__)
-        __trap();
-#else
-        __builtin_trap();
-#endif
+        mx_wgmma_unavailable();
 #endif
     }
 

@@ -11,6 +11,16 @@
 #define MOETUNE_WGMMA_AVAILABLE 0
 #endif
 
+// What a _wgmma loop does when compiled for a target without wgmma: such kernels are pruned there
+// (static_checks.h); one named explicitly stops here.
+__device__ inline void mx_wgmma_unavailable() {
+#if defined(__CUDA_ARCH__)
+    __trap();
+#else
+    __builtin_trap();
+#endif
+}
+
 #if MOETUNE_WGMMA_AVAILABLE
 // The shared-memory matrix descriptor of a K-major operand in the 128-byte swizzle: rows of 128
 // bytes (64 bf16 of K), 8-row groups 1024 bytes apart (stride byte offset), the leading offset
@@ -34,13 +44,28 @@ __device__ inline void mx_fence_shared_for_async() { asm volatile("fence.proxy.a
 // Keeps the compiler from moving accesses of v across the asynchronous products.
 __device__ inline void mx_wgmma_pin(float& v) { asm volatile("" : "+f"(v)::"memory"); }
 
+// The accumulator operands of a product: d[0] .. d[N - 1] as read-write registers %0 .. %N-1, the
+// order wgmma lists its D fragment in.
+#define MX_WGMMA_ACCUMULATORS_4(d, i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define MX_WGMMA_ACCUMULATORS_8_AT(d, i) MX_WGMMA_ACCUMULATORS_4(d, i), MX_WGMMA_ACCUMULATORS_4(d, i + 4)
+#define MX_WGMMA_ACCUMULATORS_32_AT(d, i)                                                             \
+    MX_WGMMA_ACCUMULATORS_8_AT(d, i), MX_WGMMA_ACCUMULATORS_8_AT(d, i + 8), MX_WGMMA_ACCUMULATORS_8_AT(d, i + 16), \
+        MX_WGMMA_ACCUMULATORS_8_AT(d, i + 24)
+#define MX_WGMMA_ACCUMULATORS_8(d) MX_WGMMA_ACCUMULATORS_8_AT(d, 0)
+#define MX_WGMMA_ACCUMULATORS_16(d) MX_WGMMA_ACCUMULATORS_8_AT(d, 0), MX_WGMMA_ACCUMULATORS_8_AT(d, 8)
+#define MX_WGMMA_ACCUMULATORS_32(d) MX_WGMMA_ACCUMULATORS_32_AT(d, 0)
+#define MX_WGMMA_ACCUMULATORS_64(d) MX_WGMMA_ACCUMULATORS_32_AT(d, 0), MX_WGMMA_ACCUMULATORS_32_AT(d, 32)
+#define MX_WGMMA_ACCUMULATORS_128(d)                                                                 \
+    MX_WGMMA_ACCUMULATORS_32_AT(d, 0), MX_WGMMA_ACCUMULATORS_32_AT(d, 32), MX_WGMMA_ACCUMULATORS_32_AT(d, 64), \
+        MX_WGMMA_ACCUMULATORS_32_AT(d, 96)
+
 // d (m64n16k16, 8 floats per thread) += A (64x16, descriptor a) * B (16x16 K-major, descriptor b).
 __device__ inline void mx_wgmma_bf16_m64n16k16(float (&d)[8], moetune_u64 a, moetune_u64 b) {
     asm volatile(
         "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %10, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, accumulate, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : MX_WGMMA_ACCUMULATORS_8(d)
         : "l"(a), "l"(b), "r"(1));
 }
 
@@ -50,8 +75,7 @@ __device__ inline void mx_wgmma_bf16_m64n32k16(float (&d)[16], moetune_u64 a, mo
         "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %18, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, accumulate, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : MX_WGMMA_ACCUMULATORS_16(d)
         : "l"(a), "l"(b), "r"(1));
 }
 
@@ -62,10 +86,7 @@ __device__ inline void mx_wgmma_bf16_m64n64k16(float (&d)[32], moetune_u64 a, mo
         "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
         "%32, %33, accumulate, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : MX_WGMMA_ACCUMULATORS_32(d)
         : "l"(a), "l"(b), "r"(1));
 }
 
@@ -76,14 +97,7 @@ __device__ inline void mx_wgmma_bf16_m64n128k16(float (&d)[64], moetune_u64 a, m
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
         "%64, %65, accumulate, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : MX_WGMMA_ACCUMULATORS_64(d)
         : "l"(a), "l"(b), "r"(1));
 }
 
@@ -94,22 +108,7 @@ __device__ inline void mx_wgmma_bf16_m64n256k16(float (&d)[128], moetune_u64 a, 
         "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
         "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
         "%128, %129, accumulate, 1, 1, 0, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-          "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-          "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-          "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-          "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-          "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-          "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-          "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : MX_WGMMA_ACCUMULATORS_128(d)
         : "l"(a), "l"(b), "r"(1));
 }
 

@@ -29,7 +29,7 @@ TEST_CASE("every kernel template compiles for the test arch", "[rtc][compile]") 
 
 TEST_CASE("the data kernels compile with the instantiations their launchers use", "[rtc][compile]") {
     const auto requests = moetune::data::DataKernels::requests(kArch);
-    REQUIRE(requests.size() == 5);  // sort, synthetic data, quantisation, widening, reference
+    REQUIRE(requests.size() == 6);  // sort, synthetic data, quantisation, widening, rebasing, reference
     for (const CompileRequest& r : requests) {
         INFO(r.source_name);
         const CompiledCode code = compile(r);

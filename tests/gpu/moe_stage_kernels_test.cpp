@@ -27,6 +27,7 @@
 #include "rtc/compiler.h"
 #include "common/moe_args.h"
 #include "common/mx_bf16_widen.h"
+#include "formats/mx_rebase.h"
 #include "common/mx_types.h"
 #include "support/catch.hpp"
 
@@ -49,6 +50,16 @@ std::vector<uint16_t> wide_of(const data::MxfpMatrix& m) {
     std::vector<uint16_t> wide(m.values.size());
     formats::widen_mxfp8(m.values, m.scales, m.rows, m.cols, wide);
     return wide;
+}
+
+// m rebased (one base per row) as kernels::reads_rebased_activations kernels read it, on the host.
+struct Rebased {
+    std::vector<uint8_t> values, bases;
+};
+Rebased rebased_of(const data::MxfpMatrix& m) {
+    Rebased r{std::vector<uint8_t>(m.values.size()), std::vector<uint8_t>(static_cast<size_t>(m.rows))};
+    formats::rebase_mxfp8(m.values, m.scales, m.rows, m.cols, r.values, r.bases);
+    return r;
 }
 
 // A wide-layout matrix back in element order, as floats.
@@ -79,13 +90,23 @@ struct Problem {
     std::vector<float> ref2 = data::reference_stage2(kShape, act2, weights, routing);
     // What kernels that read the wide layout get as each stage's input.
     std::vector<uint16_t> act_wide = wide_of(act), act2_wide = wide_of(act2);
+    // And what kernels that read rebased rows get as act and act_scale.
+    Rebased act_rebased = rebased_of(act), act2_rebased = rebased_of(act2);
 
     std::vector<uint8_t> w1() const { return layout(weights.w1, formats::WeightRole::gate_up, false); }
     std::vector<uint8_t> w1_scale() const { return layout(weights.w1_scale, formats::WeightRole::gate_up, true); }
     std::vector<uint8_t> w2() const { return layout(weights.w2, formats::WeightRole::down, false); }
     std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
+    // The kernel layout rebased (values, bases), for kernels that read rebased rows.
+    Rebased w1_rebased() const { return rebased_weights(w1(), w1_scale(), kShape.experts * 2 * kShape.inter_dim, kShape.model_dim); }
+    Rebased w2_rebased() const { return rebased_weights(w2(), w2_scale(), kShape.experts * kShape.model_dim, kShape.inter_dim); }
 
 private:
+    static Rebased rebased_weights(const std::vector<uint8_t>& coded, const std::vector<uint8_t>& scales, int rows, int K) {
+        Rebased r{std::vector<uint8_t>(size_t(rows) * K), std::vector<uint8_t>(size_t(rows))};
+        formats::rebase_coded_weights(coded, scales, rows, K, r.values, r.bases);
+        return r;
+    }
     static data::MoeWeights make_weights(bool large_scales) {
         data::MoeWeights w = data::make_synthetic_weights(kShape, kSeed);
         if (large_scales) {
@@ -151,9 +172,12 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(kernels::sort_block_m(c));
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act.values)), act_scale(std::span<const uint8_t>(p.act.scales));
+    const bool rebased = kernels::reads_rebased_activations(c);
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act_rebased.values : p.act.values)),
+        act_scale(std::span<const uint8_t>(rebased ? p.act_rebased.bases : p.act.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act_wide));
-    const auto w1 = p.w1(), w1s = p.w1_scale();
+    const Rebased w1r = rebased ? p.w1_rebased() : Rebased{};
+    const auto w1 = rebased ? w1r.values : p.w1(), w1s = rebased ? w1r.bases : p.w1_scale();
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
     const size_t rows = size_t(kShape.tokens) * kShape.topk, inter = size_t(kShape.inter_dim);
     gpu::DeviceBuffer<uint8_t> out(rows * inter * (c.fused_mxfp8_out ? 1 : 2)), out_scale(rows * inter / 32);
@@ -192,9 +216,12 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(kernels::sort_block_m(c));
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(p.act2.values)), act_scale(std::span<const uint8_t>(p.act2.scales));
+    const bool rebased = kernels::reads_rebased_activations(c);
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act2_rebased.values : p.act2.values)),
+        act_scale(std::span<const uint8_t>(rebased ? p.act2_rebased.bases : p.act2.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));
-    const auto w2 = p.w2(), w2s = p.w2_scale();
+    const Rebased w2r = rebased ? p.w2_rebased() : Rebased{};
+    const auto w2 = rebased ? w2r.values : p.w2(), w2s = rebased ? w2r.bases : p.w2_scale();
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
     const size_t out_rows = size_t(kShape.tokens) * (atomic ? 1 : kShape.topk);
@@ -266,6 +293,13 @@ KernelConfig with_shared_operands(KernelConfig c, bool wgmma = false) {
     c.mma = kernels::MmaPath::bf16;
     c.shared_operands = true;
     c.wgmma = wgmma;
+    return c;
+}
+
+// FP8 warpgroup products (_smem_wgmma on the FP8 path): rebased activations, one warpgroup per 64 rows.
+KernelConfig with_fp8_warpgroups(KernelConfig c) {
+    c = with_shared_operands(c, true);
+    c.mma = kernels::MmaPath::fp8;
     return c;
 }
 
@@ -349,7 +383,8 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
     }
 }
 
-// Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side and swapped):
+// Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side and swapped,
+// and FP8 warpgroup products on rebased activations):
 // 4, 8 and 16 warps, tiles of 32..256 rows (mostly padding rows here, which must stay out of the sums), 64..256
 // columns, both epilogues of each stage, a half sort block; with ordinary scales (the fast
 // widening) and large ones (the exact paths, taken per chunk). Large scales are judged by the row
@@ -370,7 +405,11 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         // Swapped: the weights' rows in the warpgroups, 32 rows as the products' N.
         with_shared_operands(stage1(32, 64, 128, 4, false, false), true),
         with_shared_operands(stage1(32, 128, 128, 8, false, false), true),
-        with_shared_operands(stage1(32, 256, 128, 16, false, false), true)};
+        with_shared_operands(stage1(32, 256, 128, 16, false, false), true),
+        // FP8 warpgroup products.
+        with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
+        with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
+        with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true))};
     const std::vector<KernelConfig> stage2_configs = {
         with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::atomic, 0)),
         with_shared_operands(stage2(64, 128, 128, 8, false, Stage2Mode::atomic, 128)),
@@ -383,7 +422,10 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_shared_operands(stage2(128, 256, 128, 16, false, Stage2Mode::atomic, 0), true),
         with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::reduce, 64), true),
         with_shared_operands(stage2(32, 128, 128, 8, false, Stage2Mode::atomic, 0), true),
-        with_shared_operands(stage2(32, 256, 128, 16, false, Stage2Mode::atomic, 64), true)};
+        with_shared_operands(stage2(32, 256, 128, 16, false, Stage2Mode::atomic, 64), true),
+        with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 128)),
+        with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+        with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0))};
     for (const bool large_scales : {false, true}) {
         const Problem& p = problem(large_scales);
         INFO("large scales " << large_scales);

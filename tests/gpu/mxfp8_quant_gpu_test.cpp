@@ -10,9 +10,11 @@
 #include "data/mx_matrix.h"
 #include "data/reference_moe.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu/mxfp8_rebase_gpu.h"
 #include "data_gpu/mxfp8_widen_gpu.h"
 #include "formats/bf16_vector.h"
 #include "formats/mx_quantize.h"
+#include "formats/mx_rebase.h"
 #include "gpu/stream.h"
 #include "data_gpu_fixture.h"
 #include "support/catch.hpp"
@@ -120,6 +122,22 @@ TEST_CASE("GPU widening of MXFP8 equals the CPU's", "[gpu][quant]") {
     const gpu::DeviceBuffer<uint16_t> wide = data::widen_mxfp8_gpu(test::data_kernels(), data::upload(m), stream);
     stream.synchronize();
     CHECK(first_difference(widened_on_cpu(m), formats::bf16_to_floats(wide.download()), "wide") == "");
+}
+
+// The rebased rows the FP8 _wgmma kernels read (mxfp8_rebase.hip), bit for bit the CPU's, on rows
+// whose blocks span 40 binades (so most rows rebase blocks far below their largest) and hold NaNs.
+TEST_CASE("GPU rebasing of MXFP8 equals the CPU's", "[gpu][quant]") {
+    for (const auto& [rows, cols] : {std::pair{64, 2304}, std::pair{37, 5120}}) {
+        const data::MxfpMatrix m =
+            data::quantize_mxfp8_matrix(awkward_rows(rows, cols), rows, cols, ActivationScales::mxfp8);
+        std::vector<uint8_t> rebased(m.values.size()), bases(static_cast<std::size_t>(rows));
+        formats::rebase_mxfp8(m.values, m.scales, rows, cols, rebased, bases);
+        const gpu::Stream stream;
+        const data::DeviceRebasedMatrix gpu_rebased = data::rebase_mxfp8_gpu(test::data_kernels(), data::upload(m), stream);
+        stream.synchronize();
+        CHECK(first_difference(bases, gpu_rebased.bases.download(), "bases") == "");
+        CHECK(first_difference(rebased, gpu_rebased.values.download(), "values") == "");
+    }
 }
 
 // The one-pass quantisation to the wide layout (mxfp8_quant_wide) writes what quantising and then

@@ -125,8 +125,8 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(reduce > 0);
     CHECK(warpgroup_tiles > 0);
     CHECK(bounded > 0);
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 330);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 324);
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem and _occ") {
@@ -134,20 +134,30 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         const std::vector<KernelConfig> fp8 = search_space(stage, {MmaPath::fp8});
         const std::vector<KernelConfig> bf16 = search_space(stage, {MmaPath::bf16});
         const std::vector<KernelConfig> both = search_space(stage);
-        std::vector<KernelConfig> bf16_plain, bf16_shared, bf16_bounded;
+        std::vector<KernelConfig> bf16_plain, bf16_shared, bf16_bounded, fp8_plain, fp8_shared;
         for (const KernelConfig& c : bf16)
             (c.shared_operands ? bf16_shared : c.min_workgroups ? bf16_bounded : bf16_plain).push_back(c);
+        for (const KernelConfig& c : fp8) (c.shared_operands ? fp8_shared : fp8_plain).push_back(c);
         CHECK_FALSE(bf16_bounded.empty());  // the occupancy bound: on the bf16 path only
-        REQUIRE(bf16_plain.size() == fp8.size());
+        REQUIRE(bf16_plain.size() == fp8_plain.size());
         REQUIRE(both.size() == fp8.size() + bf16.size());
-        for (std::size_t i = 0; i < fp8.size(); ++i) {
-            INFO(kernel_name(fp8[i]));
-            CHECK(fp8[i].mma == MmaPath::fp8);
-            CHECK_FALSE(fp8[i].shared_operands);
-            KernelConfig twin = fp8[i];
+        for (std::size_t i = 0; i < fp8.size(); ++i) CHECK(both[i] == fp8[i]);  // FP8 first, then the bf16 space
+        for (std::size_t i = 0; i < fp8_plain.size(); ++i) {
+            INFO(kernel_name(fp8_plain[i]));
+            CHECK(fp8_plain[i].mma == MmaPath::fp8);
+            KernelConfig twin = fp8_plain[i];
             twin.mma = MmaPath::bf16;
             CHECK(bf16_plain[i] == twin);
-            CHECK(both[i] == fp8[i]);  // FP8 first, then the bf16 space in its order
+        }
+        // FP8 shared operands: only warpgroup products on rebased rows (one warpgroup per 64 rows,
+        // 64 or 128 wide), each beside its bf16 twin.
+        CHECK_FALSE(fp8_shared.empty());
+        for (const KernelConfig& c : fp8_shared) {
+            INFO(kernel_name(c));
+            CHECK((c.wgmma && reads_rebased_activations(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128));
+            KernelConfig twin = c;
+            twin.mma = MmaPath::bf16;
+            CHECK(std::find(bf16_shared.begin(), bf16_shared.end(), twin) != bf16_shared.end());
         }
         for (std::size_t i = 0; i < bf16.size(); ++i) CHECK(both[fp8.size() + i] == bf16[i]);
         // Shared operands (and with them wgmma) only on the bf16 path at tile_k 128, each beside its

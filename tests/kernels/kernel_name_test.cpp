@@ -274,7 +274,8 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_sbm64_kw2", "'kw2' must come before 'sbm64'"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_gui_kw02", "unknown token 'kw02'"},
         // Shared operands: the bf16 path at tile_k 128 without K-groups; after _nt, before _m.
-        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_gui", "smem (shared operands) needs the bf16 path"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_gui", "smem on the FP8 path needs wgmma"},
+        {"moetune_moe1_afp8_wfp4_bf16_t256x64x128_w16_smem_wgmma_gui", "a whole weight vector per thread"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x256_smem_mbf16_gui", "smem (shared operands) needs"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_mbf16_gui_kw2", "smem (shared operands) needs"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_mbf16_smem_gui", "'smem' must come before 'mbf16'"},

@@ -9,6 +9,8 @@
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
 #include "measure/weight_layout_gpu.h"
+#include "measure/weight_rebase_gpu.h"
+#include "formats/mx_rebase.h"
 #include "support/catch.hpp"
 
 using namespace moetune;
@@ -80,4 +82,33 @@ TEST_CASE("the GPU layout refuses dims the layout cannot take", "[gpu][measure][
     CHECK_THROWS_AS(measure::lay_out_mma_k128_gpu(harness_kernels(), WeightRole::down, {3, 48, 128}, false, bytes,
                                                   stream),
                     std::invalid_argument);
+}
+
+// The rebased weights of the FP8 warpgroup-product kernels (kernel_templates/weight_rebase.hip) made
+// from the kernel layout on the GPU equal the host's formats::rebase_coded_weights byte for byte.
+TEST_CASE("rebased weights made on the GPU equal the host's", "[gpu][measure][layout]") {
+    const data::MoeShape shape{1, 512, 384, 5, 2};
+    const data::MoeWeights logical = data::make_synthetic_weights(shape, 7);
+    const gpu::Stream stream;
+    const data::MoeWeights laid_out =
+        data::download(measure::lay_out_mma_k128_gpu(harness_kernels(), shape, data::upload(logical), stream));
+    struct Tensor {
+        const std::vector<uint8_t>& coded;
+        const std::vector<uint8_t>& scales;
+        int rows, K;
+    };
+    for (const Tensor& t : {Tensor{laid_out.w1, laid_out.w1_scale, shape.experts * 2 * shape.inter_dim, shape.model_dim},
+                            Tensor{laid_out.w2, laid_out.w2_scale, shape.experts * shape.model_dim, shape.inter_dim}}) {
+        std::vector<uint8_t> rebased(std::size_t(t.rows) * t.K), bases(static_cast<std::size_t>(t.rows));
+        formats::rebase_coded_weights(t.coded, t.scales, t.rows, t.K, rebased, bases);
+        const gpu::DeviceBuffer<uint8_t> coded{std::span<const uint8_t>(t.coded)}, scales{std::span<const uint8_t>(t.scales)};
+        gpu::DeviceBuffer<uint8_t> gpu_rebased(rebased.size()), gpu_bases(bases.size());
+        measure::rebase_weights_gpu(harness_kernels(), coded.data(), scales.data(), t.rows, t.K, gpu_rebased.data(),
+                                    gpu_bases.data(), stream);
+        stream.synchronize();
+        INFO("rows " << t.rows << ", K " << t.K << ": first difference at byte "
+                     << first_difference(rebased, gpu_rebased.download()));
+        CHECK(gpu_bases.download() == bases);
+        CHECK(gpu_rebased.download() == rebased);
+    }
 }

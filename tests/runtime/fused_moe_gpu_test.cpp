@@ -53,8 +53,12 @@ FusedMoeOptions options() {
 
 // Rows for this device: bucket 8 fuses stage 1's quantisation and walks each 32-row sort block as
 // two 16-row stage-2 tiles; bucket 16 quantises separately and then widens the result for a stage 2
-// that reads pre-widened activations; bucket 64 quantises separately and reduces. Other buckets:
-// the default (whose bf16-path kernels read widened activations, stage 1 writing them fused).
+// that reads pre-widened activations; bucket 64 quantises separately and reduces; on sm_90a,
+// bucket 128 runs the FP8 warpgroup-product kernels on rebased rows (weights rebased by the
+// caller, activations inside run). Other buckets: the default (whose bf16-path kernels read
+// widened activations, stage 1 writing them fused).
+bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
+
 std::string tuned_table(const gpu::DeviceInfo& d) {
     const std::string key = d.gfx + "," + std::to_string(d.cu_num) + ",";
     const std::string shape = ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
@@ -67,7 +71,13 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
            key + "16" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_mbf16_gui,,,"
                                "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_w4_mbf16,,,0,0,0,,\n" +
            key + "64" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui,,,"
-                               "moetune_moe2_afp8_wfp4_bf16_t32x128x256_reduce,,,0,0,0,,\n";
+                               "moetune_moe2_afp8_wfp4_bf16_t32x128x256_reduce,,,0,0,0,,\n" +
+           (has_fp8_row(d) ? key + "128" +
+                                 ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
+                                 "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,64,0,,"
+                                 "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_gui_fp8,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n"
+                           : std::string());
 }
 
 // Kernels, weights in both layouts, and the FusedMoe under test, made once per test binary.
@@ -89,6 +99,13 @@ struct Setup {
         const ExpertWeightsOut to{laid_out.w1.data(), laid_out.w1_scale.data(), laid_out.w2.data(),
                                   laid_out.w2_scale.data()};
         FusedMoe::lay_out_weights(small_shape(), from, to, stream.native(), options());
+        const RebasedWeightBytes rebased_bytes = FusedMoe::rebased_weight_bytes(small_shape());
+        rebased = {gpu::DeviceBuffer<uint8_t>(rebased_bytes.w1), gpu::DeviceBuffer<uint8_t>(rebased_bytes.w1_base),
+                   gpu::DeviceBuffer<uint8_t>(rebased_bytes.w2), gpu::DeviceBuffer<uint8_t>(rebased_bytes.w2_base)};
+        FusedMoe::rebase_weights(small_shape(), {to.w1, to.w1_scale, to.w2, to.w2_scale},
+                                 {rebased.w1.data(), rebased.w1_scale.data(), rebased.w2.data(),
+                                  rebased.w2_scale.data()},
+                                 stream.native(), options());
         const std::string path = (table_dir / "tuned.csv").string();
         std::ofstream(path) << tuned_table(gpu::device_info(gpu::current_device()));
         moe = std::make_unique<FusedMoe>(small_shape(), TunedTables::load({path}), options());
@@ -99,6 +116,7 @@ struct Setup {
     gpu::Stream stream;
     data::DeviceMoeWeights logical;
     data::DeviceMoeWeights laid_out;
+    data::DeviceMoeWeights rebased;  // rebased rows in w1/w2, their bases in w1_scale/w2_scale
     test::TempDir table_dir;
     std::unique_ptr<FusedMoe> moe;
 };
@@ -137,8 +155,10 @@ struct Call {
 
     FusedMoeArgs args() const {
         const data::DeviceMoeWeights& w = setup().laid_out;
+        const data::DeviceMoeWeights& r = setup().rebased;
         return {routing.tokens, hidden.data(), routing.ids.data(), routing.weights.data(), w.w1.data(),
-                w.w1_scale.data(), w.w2.data(), w.w2_scale.data(), out.data()};
+                w.w1_scale.data(), w.w2.data(), w.w2_scale.data(), out.data(), r.w1.data(),
+                r.w1_scale.data(), r.w2.data(), r.w2_scale.data()};
     }
 
     std::vector<float> output() const {
@@ -165,9 +185,11 @@ measure::Judgement judge(const Call& call) {
 TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tuned rows of every kind",
           "[gpu][runtime]") {
     FusedMoe& moe = *setup().moe;
-    const std::map<int, bool> tuned_at = {{1, false}, {5, true}, {12, true}, {64, true}, {300, false}};
+    const bool fp8 = has_fp8_row(gpu::device_info(gpu::current_device()));
+    const std::map<int, bool> tuned_at = {{1, false}, {5, true}, {12, true}, {64, true}, {100, fp8}, {300, false}};
     moe.prepare(300);
     CHECK(moe.prepared_tokens() == 300);
+    CHECK(moe.reads_rebased_weights() == fp8);
     for (const auto& [tokens, tuned] : tuned_at) {
         const KernelPlan plan = moe.plan(tokens);
         INFO(tokens << " tokens: " << plan.kernel_name1 << " + " << plan.kernel_name2 << " from " << plan.source);
@@ -182,6 +204,12 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
     }
     Call beyond(301);
     CHECK_THROWS_AS(moe.run(beyond.args(), setup().stream.native()), std::invalid_argument);
+    if (fp8) {  // the FP8 row's bucket without the rebased weights: refused, naming them
+        Call call(100);
+        FusedMoeArgs args = call.args();
+        args.w1_rebased = nullptr;
+        CHECK_THROWS_WITH(moe.run(args, setup().stream.native()), Catch::Matchers::ContainsSubstring("w1_rebased"));
+    }
 }
 
 TEST_CASE("FusedMoe::run captured in a graph gives the eager output on every replay", "[gpu][runtime]") {

@@ -5,4 +5,9 @@
 using Catch::Approx;  // v2 spells it unqualified
 #else
 #include <catch2/catch.hpp>
+#include <string>
+namespace Catch::Matchers {
+// v3's name for v2's substring matcher, so tests spell it one way.
+inline StdString::ContainsMatcher ContainsSubstring(const std::string& s) { return Contains(s); }
+}  // namespace Catch::Matchers
 #endif

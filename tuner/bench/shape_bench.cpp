@@ -34,6 +34,7 @@ MoeShapeKey shape_key(const data::MoeShape& s) {
 // library's own entry point, as a user of libmoetune would.
 struct KernelLayoutWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_scale, w2, w2_scale;
+    gpu::DeviceBuffer<uint8_t> w1_rebased, w1_base, w2_rebased, w2_base;  // for the plans that read them
 };
 
 KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, const FusedMoeOptions& options,
@@ -49,6 +50,19 @@ KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, con
                               {out.w1.data(), out.w1_scale.data(), out.w2.data(), out.w2_scale.data()},
                               stream.native(), options);
     return out;
+}
+
+// The rebased copy (twice the FP4 weights' bytes), made only when a plan of either arm reads it.
+void add_rebased_weights(KernelLayoutWeights& w, const data::MoeShape& shape, const FusedMoeOptions& options,
+                         const gpu::Stream& stream) {
+    const RebasedWeightBytes bytes = FusedMoe::rebased_weight_bytes(shape_key(shape));
+    w.w1_rebased = gpu::DeviceBuffer<uint8_t>(bytes.w1);
+    w.w1_base = gpu::DeviceBuffer<uint8_t>(bytes.w1_base);
+    w.w2_rebased = gpu::DeviceBuffer<uint8_t>(bytes.w2);
+    w.w2_base = gpu::DeviceBuffer<uint8_t>(bytes.w2_base);
+    FusedMoe::rebase_weights(shape_key(shape), {w.w1.data(), w.w1_scale.data(), w.w2.data(), w.w2_scale.data()},
+                             {w.w1_rebased.data(), w.w1_base.data(), w.w2_rebased.data(), w.w2_base.data()},
+                             stream.native(), options);
 }
 
 }  // namespace
@@ -76,6 +90,8 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     options.overlap_launches = settings.overlap_launches;
     state_ = std::make_unique<State>(shape, tables, settings, options, stream);
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
+    if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_rebased_weights(); }))
+        add_rebased_weights(state_->weights, shape, options, stream);
 }
 
 ShapeBench::~ShapeBench() = default;
@@ -102,6 +118,10 @@ BucketBench ShapeBench::run(int tokens) {
         a.w1_scale = st.weights.w1_scale.data();
         a.w2 = st.weights.w2.data();
         a.w2_scale = st.weights.w2_scale.data();
+        a.w1_rebased = st.weights.w1_rebased.data();
+        a.w1_base = st.weights.w1_base.data();
+        a.w2_rebased = st.weights.w2_rebased.data();
+        a.w2_base = st.weights.w2_base.data();
         a.out = outs[arm].data();
         return a;
     };

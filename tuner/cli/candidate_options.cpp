@@ -10,8 +10,9 @@ namespace moetune::cli {
 void add_mma_option(CLI::App& app, std::vector<kernels::MmaPath>& paths) {
     app.add_option_function<std::string>(
            "--mma", [&paths](const std::string& choice) { paths = *kernels::mma_paths_from_choice(choice); },
-           "Tensor-core path of the candidates: fp8 (FP8 products rescaled per MX block), bf16 (_mbf16: "
-           "operands widened to bf16 with the scales folded in) or all (both)")
+           "Tensor-core path of the candidates: fp8 (FP8 products rescaled per MX block; _smem_wgmma: on rows "
+           "rebased to one scale each), bf16 (_mbf16: operands widened to bf16 with the scales folded in) or all "
+           "(both)")
         ->check(CLI::IsMember({"fp8", "bf16", "all"}))
         ->default_str("all");
 }

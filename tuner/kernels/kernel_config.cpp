@@ -41,6 +41,10 @@ bool reads_wide_activations(const KernelConfig& c) {
     return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
 }
 
+bool reads_rebased_activations(const KernelConfig& c) {
+    return c.mma == MmaPath::fp8 && c.shared_operands && c.wgmma;
+}
+
 bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }
 
 bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma; }
@@ -111,8 +115,13 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     if (!is_one_of(c.k_warps, kKWarps)) return "kw" + to_string(c.k_warps) + " is not one of 1, 2, 4";
     if (c.warps % c.k_warps != 0)
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
-    if (c.shared_operands && (c.mma != MmaPath::bf16 || c.tile_k != kKChunk || c.k_warps != 1))
-        return "smem (shared operands) needs the bf16 path (_mbf16), tile_k 128 and no K-groups";
+    if (c.shared_operands && (c.tile_k != kKChunk || c.k_warps != 1))
+        return "smem (shared operands) needs tile_k 128 and no K-groups";
+    if (c.shared_operands && c.mma == MmaPath::fp8 &&
+        !(c.wgmma && !swapped_wgmma(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128 &&
+          c.tile_n * 4 % (c.warps * 32) == 0))
+        return "smem on the FP8 path needs wgmma with one warpgroup per 64 rows (tile_m / 16 warps), tile_n 64 or 128, "
+               "and a whole weight vector per thread (tile_n >= tile_m / 2)";
     if (c.wgmma && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "

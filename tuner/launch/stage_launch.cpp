@@ -1,9 +1,11 @@
 #include "launch/stage_launch.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "common/moe_args.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
+#include "data_gpu/mxfp8_rebase_gpu.h"
 #include "gpu/device_buffer.h"
 #include "kernels/kernel_name.h"
 #include "kernels/launch_geometry.h"
@@ -28,6 +30,32 @@ void require_wide_input(const StageLaunch& stage, const void* act_wide) {
                                     " reads pre-widened activations, but none were given (act_wide is null)");
 }
 
+// What the kernel reads as w and w_scale: the kernel layout, or its rebased copy.
+std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const uint8_t* w, const uint8_t* w_scale,
+                                                      const uint8_t* w_rebased, const uint8_t* w_base) {
+    if (!kernels::reads_rebased_activations(stage.config)) return {w, w_scale};
+    if (!w_rebased || !w_base)
+        throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads rebased weights, but none were given");
+    return {w_rebased, w_base};
+}
+
+// What the kernel reads as act and act_scale: MXFP8 values and scales, or for a kernel that reads
+// rebased rows the same rebased into the scratch buffers first.
+struct ActivationInput {
+    const uint8_t* act;
+    const uint8_t* act_scale;
+};
+ActivationInput activation_input(const StageLaunch& stage, const data::DataKernels& data_kernels, const uint8_t* act,
+                                 const uint8_t* act_scale, uint8_t* act_rebased, uint8_t* act_base, int rows, int cols,
+                                 const gpu::Stream& stream) {
+    if (!kernels::reads_rebased_activations(stage.config)) return {act, act_scale};
+    if (!act_rebased || !act_base)
+        throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                    " reads rebased activations, but no scratch for them was given");
+    data::enqueue_rebase_mxfp8(data_kernels, act, act_scale, rows, cols, act_rebased, act_base, stream);
+    return {act_rebased, act_base};
+}
+
 }  // namespace
 
 StageLaunch::StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel, const data::MoeShape& shape)
@@ -39,10 +67,13 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     const data::MoeShape& s = stage.shape;
     const bool fused = stage.config.fused_mxfp8_out;
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
-    const MoeStage1Args args{io.act,
-                             io.act_scale,
-                             io.w1,
-                             io.w1_scale,
+    const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
+                                                s.tokens, s.model_dim, stream);
+    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base);
+    const MoeStage1Args args{in.act,
+                             in.act_scale,
+                             w1,
+                             w1_scale,
                              sorted.sorted_token_ids.data(),
                              sorted.sorted_expert_ids.data(),
                              sorted.num_valid_ids.data(),
@@ -62,13 +93,16 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
 }
 
-void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,
-                    const Stage2Buffers& io, const gpu::Stream& stream) {
+void enqueue_stage2(const StageLaunch& stage, const data::DataKernels& data_kernels, const gpu::Kernel& reduce,
+                    const data::DeviceSortedRouting& sorted, const Stage2Buffers& io, const gpu::Stream& stream) {
     require_wide_input(stage, io.act_wide);
     const data::MoeShape& s = stage.shape;
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
-    const MoeStage2Args args{io.act, io.act_scale, io.w2, io.w2_scale, sorted.sorted_token_ids.data(),
+    const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
+                                                s.tokens * s.topk, s.inter_dim, stream);
+    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base);
+    const MoeStage2Args args{in.act, in.act_scale, w2, w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};
     // A zeroing of out between stage 1 and this kernel is a memset, not a kernel to overlap.

@@ -30,7 +30,11 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
       harness_kernels_(harness_kernels),
       weights_(weights),
       bucket_(bucket),
-      sorted_(bucket.sorted(kernels::sort_block_m(config))) {
+      sorted_(bucket.sorted(kernels::sort_block_m(config))),
+      // Made here, before any launch is captured.
+      rebased_weights_(kernels::reads_rebased_activations(config)
+                           ? &weights.rebased(harness_kernels, gpu::Stream::borrow(nullptr))
+                           : nullptr) {
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(input_of(0));
     if (!cold_l2) return;
@@ -67,6 +71,12 @@ CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
         if (stage_.config.mode == kernels::Stage2Mode::reduce)
             o.partial = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
     }
+    if (kernels::reads_rebased_activations(stage_.config)) {
+        const bool first = stage_.config.stage == kernels::Stage::gate_up;
+        const std::size_t rows = first ? std::size_t(s.tokens) : routed_rows;
+        o.rebased = gpu::DeviceBuffer<uint8_t>(rows * (first ? s.model_dim : s.inter_dim));
+        o.base = gpu::DeviceBuffer<uint8_t>(rows);
+    }
     return o;
 }
 
@@ -87,11 +97,16 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
     const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
+    const DeviceRebasedWeights* r = rebased_weights_;
     const launch::Stage1Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
+                                   .act_rebased = o.rebased.data(),
+                                   .act_base = o.base.data(),
                                    .w1 = w.w1.data(),
                                    .w1_scale = w.w1_scale.data(),
+                                   .w1_rebased = r ? r->w1.data() : nullptr,
+                                   .w1_base = r ? r->w1_base.data() : nullptr,
                                    .bf16_out = o.bf16.data(),
                                    .out = o.fp8.data(),
                                    .out_scale = o.fp8_scale.data()};
@@ -102,14 +117,19 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
     const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
+    const DeviceRebasedWeights* r = rebased_weights_;
     const launch::Stage2Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
+                                   .act_rebased = o.rebased.data(),
+                                   .act_base = o.base.data(),
                                    .w2 = w.w2.data(),
                                    .w2_scale = w.w2_scale.data(),
+                                   .w2_rebased = r ? r->w2.data() : nullptr,
+                                   .w2_base = r ? r->w2_base.data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
-    launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
+    launch::enqueue_stage2(stage_, data_kernels_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
 }
 
 std::vector<float> CandidateLaunch::output(int copy) const {

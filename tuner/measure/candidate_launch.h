@@ -56,6 +56,7 @@ private:
         gpu::DeviceBuffer<uint16_t> bf16;           // stage 1 bf16 out [M*topk, inter]; stage 2 [M, model_dim]
         gpu::DeviceBuffer<uint8_t> fp8, fp8_scale;  // stage 1: _fp8 output, or the separate quantisation's
         gpu::DeviceBuffer<uint16_t> partial;        // stage 2 reduce: [M*topk, model_dim]
+        gpu::DeviceBuffer<uint8_t> rebased, base;   // the input rebased, for kernels that read it
     };
     Outputs allocate_outputs() const;
     void enqueue_stage1(const gpu::Stream& stream, int copy);
@@ -67,6 +68,7 @@ private:
     const ShapeWeights& weights_;
     BucketData& bucket_;
     const data::DeviceSortedRouting& sorted_;
+    const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     // The stage's input of one copy: MXFP8, or widened when the kernel reads the wide layout.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;

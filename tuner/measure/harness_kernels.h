@@ -18,6 +18,9 @@ inline constexpr const char* kFragmentsGateUp = "weight_layout_fragments<256, tr
 inline constexpr const char* kFragments = "weight_layout_fragments<256, false>";
 inline constexpr const char* kRowsGateUp = "weight_layout_rows<256, true>";
 inline constexpr const char* kRows = "weight_layout_rows<256, false>";
+// weight_rebase.hip: the kernel layout -> rebased weight rows of the FP8 warpgroup-product kernels.
+inline constexpr const char* kRebaseBases = "weight_rebase_bases<256>";
+inline constexpr const char* kRebaseValues = "weight_rebase_values<256>";
 // kernels::kReduceThreads threads (reduce_launch_geometry).
 inline constexpr const char* kReduce = "moe_reduce_kernel<256>";
 }  // namespace harness_kernel_names

@@ -1,14 +1,17 @@
 #pragma once
 // The synthetic expert weights of one shape (its expert sizes) and seed, resident on
-// the device in both layouts: logical for the reference kernels, mma_k128 for the candidates.
+// the device in both layouts: logical for the reference kernels, mma_k128 for the candidates (and,
+// made at first use, that rebased for the FP8 warpgroup-product candidates).
 // DSv4.1-Flash: 2 x 1.7 GB, generated and permuted on the GPU in milliseconds.
 #include <cstdint>
+#include <optional>
 
 #include "data/moe_problem.h"
 #include "data_gpu/data_kernels.h"
 #include "data_gpu/device_moe_data.h"
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
+#include "measure/weight_rebase_gpu.h"
 
 namespace moetune::measure {
 
@@ -23,12 +26,16 @@ public:
 
     const data::DeviceMoeWeights& logical() const { return logical_; }
     const data::DeviceMoeWeights& kernel_layout() const { return kernel_layout_; }
+    // The kernel layout rebased (weight_rebase_gpu.h), made on `stream` at the first call, which
+    // returns when it is complete.
+    const DeviceRebasedWeights& rebased(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
 
 private:
     data::MoeShape shape_;
     uint64_t seed_;
     data::DeviceMoeWeights logical_;
     data::DeviceMoeWeights kernel_layout_;
+    mutable std::optional<DeviceRebasedWeights> rebased_;
 };
 
 }  // namespace moetune::measure

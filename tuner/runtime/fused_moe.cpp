@@ -76,6 +76,9 @@ struct FusedMoe::Impl {
     runtime::StageKernels stage_kernels;
     std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
     std::optional<runtime::Workspace> workspace;
+    // A plan's kernel reads rebased rows: the FP8 warpgroup-product kernels read both operands
+    // rebased (kernels::reads_rebased_activations), so these plans need the rebased weights too.
+    bool stage1_rebased = false, stage2_rebased = false;
     // The sort runs on `side` while the caller's stream quantises the activations (they are
     // independent): a captured graph holds them as parallel branches, one kernel less on the critical
     // path, and stage 1 follows the quantisation on the same stream, so it can overlap its end.
@@ -102,8 +105,12 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         needs.act_mxfp8 = needs.act_mxfp8 || !stage1_wide;
         needs.stage1_wide = needs.stage1_wide || stage2_wide;
         needs.stage1_mxfp8 = needs.stage1_mxfp8 || !stage2_wide;
+        stage1_rebased = stage1_rebased || kernels::reads_rebased_activations(p.configs.stage1);
+        stage2_rebased = stage2_rebased || kernels::reads_rebased_activations(p.configs.stage2);
         needs.block_ms.insert(p.plan.block_m);
     }
+    needs.act_rebased = stage1_rebased;
+    needs.stage1_rebased = stage2_rebased;
     stage_kernels.load(configs, info.arch, cache);
     if (!data_kernels) data_kernels = std::make_unique<data::DataKernels>(&cache);
     if (!support) support = std::make_unique<measure::HarnessKernels>(&cache);
@@ -133,6 +140,14 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         require_buffer(p, what);
 
     const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
+    if (kernels::reads_rebased_activations(p.configs.stage1)) {
+        require_buffer(a.w1_rebased, "w1_rebased (this bucket's stage 1 reads rebased weights)");
+        require_buffer(a.w1_base, "w1_base (this bucket's stage 1 reads rebased weights)");
+    }
+    if (kernels::reads_rebased_activations(p.configs.stage2)) {
+        require_buffer(a.w2_rebased, "w2_rebased (this bucket's stage 2 reads rebased weights)");
+        require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads rebased weights)");
+    }
     data::MoeShape shape = planner.problem();
     shape.tokens = a.tokens;
     runtime::Workspace& ws = *workspace;
@@ -163,8 +178,12 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                            {.act = ws.act.data(),
                             .act_scale = ws.act_scale.data(),
                             .act_wide = stage1_wide_in ? ws.act_wide.data() : nullptr,
+                            .act_rebased = ws.act_rebased.data(),
+                            .act_base = ws.act_base.data(),
                             .w1 = static_cast<const uint8_t*>(a.w1),
                             .w1_scale = static_cast<const uint8_t*>(a.w1_scale),
+                            .w1_rebased = static_cast<const uint8_t*>(a.w1_rebased),
+                            .w1_base = static_cast<const uint8_t*>(a.w1_base),
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
@@ -173,12 +192,16 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
-    launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted,
+    launch::enqueue_stage2(stage2, *data_kernels, support->kernel(measure::harness_kernel_names::kReduce), sorted,
                            {.act = ws.stage1_out.data(),
                             .act_scale = ws.stage1_out_scale.data(),
                             .act_wide = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
+                            .act_rebased = ws.stage1_rebased.data(),
+                            .act_base = ws.stage1_base.data(),
                             .w2 = static_cast<const uint8_t*>(a.w2),
                             .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
+                            .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
+                            .w2_base = static_cast<const uint8_t*>(a.w2_base),
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
                             .out_zeroed = atomic,
@@ -196,6 +219,8 @@ FusedMoe& FusedMoe::operator=(FusedMoe&&) noexcept = default;
 const std::string& FusedMoe::gfx() const { return impl_->info.gfx; }
 
 int FusedMoe::cu_num() const { return impl_->info.cu_num; }
+
+bool FusedMoe::reads_rebased_weights() const { return impl_->stage1_rebased || impl_->stage2_rebased; }
 
 KernelPlan FusedMoe::plan(int tokens) const { return impl_->planner.plan(tokens).plan; }
 

@@ -1,6 +1,7 @@
-// FusedMoe::weight_bytes and FusedMoe::lay_out_weights: the expert weights' sizes and their
+// FusedMoe::weight_bytes, lay_out_weights and rebase_weights: the expert weights' sizes, their
 // logical -> kernel layout copy (measure/weight_layout_gpu.h, the permutation the tuner's
-// measurements use), for weights in the caller's device memory.
+// measurements use) and its rebased copy (measure/weight_rebase_gpu.h), for weights in the
+// caller's device memory.
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
 #include "measure/weight_layout_gpu.h"
+#include "measure/weight_rebase_gpu.h"
 #include "moetune/fused_moe.h"
 #include "rtc/kernel_cache.h"
 #include "runtime/cache_dir.h"
@@ -24,6 +26,31 @@ formats::ExpertWeightDims w2_dims(const MoeShapeKey& s) { return {s.experts, s.m
 ExpertWeightBytes FusedMoe::weight_bytes(const MoeShapeKey& shape) {
     return {measure::weight_tensor_bytes(w1_dims(shape), false), measure::weight_tensor_bytes(w1_dims(shape), true),
             measure::weight_tensor_bytes(w2_dims(shape), false), measure::weight_tensor_bytes(w2_dims(shape), true)};
+}
+
+RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& s) {
+    const std::size_t w1_rows = std::size_t(s.experts) * 2 * s.inter_dim, w2_rows = std::size_t(s.experts) * s.model_dim;
+    return {w1_rows * s.model_dim, w1_rows, w2_rows * s.inter_dim, w2_rows};
+}
+
+void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                              const RebasedWeightsOut& rebased, void* stream, const FusedMoeOptions& options) {
+    for (const void* p : std::initializer_list<const void*>{kernel_layout.w1, kernel_layout.w1_scale, kernel_layout.w2,
+                                                            kernel_layout.w2_scale, rebased.w1, rebased.w1_base,
+                                                            rebased.w2, rebased.w2_base})
+        if (!p) throw std::invalid_argument("FusedMoe::rebase_weights: a weight buffer is null");
+    const rtc::KernelCache cache(runtime::cache_dir(options));
+    const measure::HarnessKernels kernels(&cache);
+    const gpu::Stream s = gpu::Stream::borrow(stream);
+    const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
+    const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
+    measure::rebase_weights_gpu(kernels, bytes(kernel_layout.w1), bytes(kernel_layout.w1_scale),
+                                1LL * shape.experts * 2 * shape.inter_dim, shape.model_dim, out(rebased.w1),
+                                out(rebased.w1_base), s);
+    measure::rebase_weights_gpu(kernels, bytes(kernel_layout.w2), bytes(kernel_layout.w2_scale),
+                                1LL * shape.experts * shape.model_dim, shape.inter_dim, out(rebased.w2),
+                                out(rebased.w2_base), s);
+    s.synchronize();  // the rebase kernels' module is unloaded on return
 }
 
 void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& logical,

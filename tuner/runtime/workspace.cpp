@@ -20,6 +20,14 @@ Workspace::Workspace(const data::MoeShape& s, const WorkspaceNeeds& needs) : tok
         stage1_out = gpu::DeviceBuffer<uint8_t>(intermediate);
         stage1_out_scale = gpu::DeviceBuffer<uint8_t>(intermediate / kernels::kMxBlock);
     }
+    if (needs.act_rebased) {
+        act_rebased = gpu::DeviceBuffer<uint8_t>(activations);
+        act_base = gpu::DeviceBuffer<uint8_t>(std::size_t(s.tokens));
+    }
+    if (needs.stage1_rebased) {
+        stage1_rebased = gpu::DeviceBuffer<uint8_t>(intermediate);
+        stage1_base = gpu::DeviceBuffer<uint8_t>(routed_rows);
+    }
     if (needs.partials) partials = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
     for (int block_m : needs.block_ms)
         sorted.emplace(block_m, data::allocate_sorted_routing(s.tokens, s.topk, s.experts, block_m));

@@ -1,0 +1,171 @@
+#pragma once
+// The main loop of the FP8 _wgmma kernels (_smem_wgmma without _mbf16): e4m3 x e4m3 warpgroup
+// products, one MX block of K each, from shared memory, at twice the bf16 products' rate and with
+// half their shared-memory bytes per product (docs/kernel-design.md, "FP8 warpgroup products on
+// rebased rows").
+//
+// The MX scales cannot ride along per block (a per-block rescale of the FP32 sums would cost as
+// much as the products), so both operands arrive rebased (mx_rebase.h): each activation row and
+// each weight row is e4m3 relative to one base, its largest block scale -- the activations
+// rebased once per row before the kernel (mxfp8_rebase.hip), the weights once when they are laid
+// out (weight_rebase.hip). The products accumulate in FP32 over all of K, and the sums are the
+// accumulators times 2^(base_row + base_column - 254), applied once at the end. The loop converts
+// nothing: both operands are copied with cp.async, so a thread's work per chunk is a few copies
+// and, for one thread a warpgroup, the products.
+//
+// Pipeline: four buffers, chunk k + 2 copied while chunk k's products run and chunk k + 1's copies
+// land, one barrier a chunk. Warps = TILE_M / 16, one warpgroup per 64 rows over the tile's whole
+// width.
+#include "host_device.h"
+#include "memory.h"
+#include "mx_types.h"
+#include "shared_operand_layout.h"
+#include "wgmma_fp8.h"
+
+template <int TILE_M, int TILE_N, bool NON_TEMPORAL>
+struct MxMoeFp8WgmmaGemm {
+    static constexpr int kThreads = TILE_M / 16 * 32;
+    static constexpr int MT = 1;
+    static constexpr int NJ = TILE_N / 8;
+    static constexpr int kAccumulators = TILE_N / 2;
+    static_assert(TILE_M % 64 == 0 && (TILE_N == 64 || TILE_N == 128), "warpgroups of 64 rows, 64 or 128 wide");
+    // A row's 128-wide K chunk as e4m3: one 128-byte row of the swizzled layout.
+    static constexpr int kRowBytes = 128;
+    static constexpr int kBufferBytes = (TILE_M + TILE_N) * kRowBytes;
+    static constexpr int kBuffers = 4;
+    // The host sizes the dynamic shared memory for the bf16 loop's buffers of twice the bytes a row,
+    // at least two of them (kernels::dynamic_shared_bytes).
+    static_assert(kBuffers * kBufferBytes <= 2 * (TILE_M + TILE_N) * kMxSharedRowBytes, "four FP8 buffers fit");
+    // 16-byte units a thread copies per chunk: activation rows (8 units a row) and weight rows.
+    static constexpr int kActUnits = TILE_M * 8 / kThreads;  // always 4
+    static constexpr int kWeightUnits = TILE_N * 8 / kThreads;
+    static_assert(kWeightUnits * kThreads == TILE_N * 8, "whole weight units per thread");
+    static_assert(kThreads % 64 == 0, "whole swizzle periods of rows between a thread's units");
+
+    float acc[MT][NJ][4];
+
+    // act: [rows, K] rebased e4m3; act_base: [rows] e8m0 (mx_rebase.h); tile_rows: the activation row
+    // of each of the tile's rows (-1 = padding; in shared memory); w: this expert's rebased weight rows
+    // [N, K]; w_base: their bases [N]; tile_n0: the tile's first weight row; shared: the dynamic shared
+    // memory (of which this loop uses kBuffers * kBufferBytes + 1024).
+    __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
+                        const int* tile_rows, const unsigned char* __restrict__ w,
+                        const unsigned char* __restrict__ w_base, int tile_n0, int K, unsigned char* shared) {
+        for (int j = 0; j < NJ; ++j)
+            for (int e = 0; e < 4; ++e) acc[0][j][e] = 0.f;
+#if MOETUNE_WGMMA_AVAILABLE
+        shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
+        __shared__ unsigned char row_base[TILE_M], column_base[TILE_N];
+        for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
+            row_base[r] = act_base[tile_rows[r] >= 0 ? tile_rows[r] : 0];
+        for (int n = int(threadIdx.x); n < TILE_N; n += kThreads) column_base[n] = w_base[tile_n0 + n];
+
+        const int k128_count = K / 128;
+        const Sources src = sources(act, tile_rows, w, tile_n0, K);
+        copy_chunk(src, shared, 0);
+        mx_cp_async_commit();
+        copy_chunk(src, shared + kBufferBytes, k128_count > 1 ? 1 : 0);
+        mx_cp_async_commit();
+        mx_cp_async_wait_group<1>();
+        mx_fence_shared_for_async();
+        __syncthreads();
+
+        const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
+        const moetune_u64 act_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * kRowBytes);
+        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
+        float(&d)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
+        for (int k128 = 0; k128 < k128_count; ++k128) {
+            // Buffer (k + 2) % 4 last held chunk k - 2, whose products finished before the barrier.
+            // The last chunks copy the last one again into it (no branch; it is not read).
+            const int ahead = k128 + 2 < k128_count ? k128 + 2 : k128_count - 1;
+            copy_chunk(src, shared + ((k128 + 2) % kBuffers) * kBufferBytes, ahead);
+            mx_cp_async_commit();
+            const int units = (k128 % kBuffers) * (kBufferBytes / 16);
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+            mx_wgmma_fence();
+#pragma unroll
+            for (int s = 0; s < 4; ++s)  // K slice s: 32 bytes of each row
+                mx_wgmma_e4m3_m64k32<TILE_N>(d, act_descriptor + units + 2 * s, weight_descriptor + units + 2 * s);
+            mx_wgmma_commit();
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+            mx_cp_async_wait_group<1>();  // chunk k + 1 has landed
+            mx_fence_shared_for_async();
+            mx_wgmma_wait_one();  // the chunk before's products are done: its buffer is the next filled
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+            __syncthreads();
+        }
+        mx_wgmma_wait_all();
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+        apply_bases(row_base, column_base);
+#else
+        (void)act, (void)act_base, (void)tile_rows, (void)w, (void)w_base, (void)tile_n0, (void)K, (void)shared;
+        mx_wgmma_unavailable();
+#endif
+    }
+
+private:
+#if MOETUNE_WGMMA_AVAILABLE
+    // acc *= 2^(row base - 127) * 2^(column base - 127).
+    __device__ void apply_bases(const unsigned char* row_base, const unsigned char* column_base) {
+        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int row_exponent = int(row_base[warp * 16 + g + 8 * h]) - 127;
+#pragma unroll
+            for (int j = 0; j < NJ; ++j)
+#pragma unroll
+                for (int c = 0; c < 2; ++c)
+                    acc[0][j][2 * h + c] *=
+                        ldexpf(1.f, row_exponent + int(column_base[8 * j + 2 * t + c]) - 127);
+        }
+    }
+
+    // Unit i of this thread, activations: tile row (tid + i * kThreads) / 8, 16-byte unit tid % 8 of
+    // the chunk row; weights likewise over the tile's weight rows. Activation rows as indices, not
+    // pointers (two pointers a unit spilled the 256-row tiles); act_real bit i: unit i's row is real.
+    struct Sources {
+        const unsigned char* act;
+        unsigned act_row[kActUnits];
+        unsigned act_real;
+        const unsigned char* weight;  // this thread's first weight unit in chunk 0
+        int K;
+    };
+
+    __device__ static Sources sources(const unsigned char* __restrict__ act, const int* tile_rows,
+                                      const unsigned char* __restrict__ w, int tile_n0, int K) {
+        Sources src;
+        const int tid = int(threadIdx.x);
+        src.act = act + (tid % 8) * 16;
+        src.act_real = 0;
+#pragma unroll
+        for (int i = 0; i < kActUnits; ++i) {
+            const int tile_row = tile_rows[(tid + i * kThreads) / 8];
+            src.act_row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
+            src.act_real |= unsigned(tile_row >= 0) << i;
+        }
+        src.weight = w + (long long)(tile_n0 + tid / 8) * K + (tid % 8) * 16;
+        src.K = K;
+        return src;
+    }
+
+    // Starts the copies of this thread's units of chunk k128 into `buffer` (rows of 128 bytes, 16-byte
+    // unit u of row r at ((u ^ r % 8) * 16); the tile's activation rows, then its weight rows).
+    // Padding rows are zero-filled without a read. Unit i lies i kThreads / 8 rows (a multiple of 8:
+    // the same swizzle phase) below unit 0, i.e. i kThreads * 16 bytes further.
+    __device__ static void copy_chunk(const Sources& src, unsigned char* buffer, int k128) {
+        const int tid = int(threadIdx.x), r = tid / 8, u = tid % 8;
+        unsigned char* first = buffer + r * kRowBytes + ((u ^ (r & 7)) << 4);
+        const unsigned char* act_chunk = src.act + k128 * 128;
+#pragma unroll
+        for (int i = 0; i < kActUnits; ++i)
+            mx_cp_async16(first + i * kThreads * 16, act_chunk + (unsigned long long)src.act_row[i] * unsigned(src.K),
+                          (src.act_real >> i) & 1u);
+        unsigned char* weights = first + TILE_M * kRowBytes;
+        const unsigned char* weight_chunk = src.weight + k128 * 128;
+#pragma unroll
+        for (int i = 0; i < kWeightUnits; ++i)
+            mx_cp_async16(weights + i * kThreads * 16, weight_chunk + (long long)(i * kThreads / 8) * src.K, true);
+    }
+#endif
+};

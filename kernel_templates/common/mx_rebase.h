@@ -1,0 +1,41 @@
+#pragma once
+// Rebased activations: what the FP8 warpgroup-product kernels (_smem_wgmma without _mbf16,
+// moe_fp8_wgmma_gemm.h) read instead of MXFP8 values and per-block scales. Each row keeps one
+// e8m0 base, its largest block scale, and every element becomes e4m3 of value * 2^(scale - base),
+// so a row is e4m3 values times 2^(base - 127) and the products over all of K need no per-block
+// rescale. Exact for every element whose rebased value stays an e4m3 (blocks within ~8 octaves of
+// the row's largest keep all their bits); below that the value is rounded to e4m3 (nearest even,
+// subnormals kept), an error under 2^-10 of the row's largest value.
+// Written once per row by mxfp8_rebase.hip (for stage 2 after stage 1), not in every workgroup.
+#include "mx_e2m1_code.h"
+#include "mx_types.h"
+
+// e4m3fn byte `b` times 2^-k (k >= 0), rounded back to e4m3fn. NaN stays NaN.
+MOETUNE_HD unsigned char mx_e4m3_rebase(unsigned char b, int k) {
+    if (k == 0 || (b & 0x7Fu) == 0x7Fu) return b;
+    const float x = mx_e4m3fn_to_float(b);
+    const float down = k < 127 ? x * mx_float_of(moetune_u32(127 - k) << 23) : 0.f * x;
+    return mx_float_to_e4m3fn(down);
+}
+
+// Rebased weights: what the FP8 warpgroup-product kernels read instead of the coded MXFP4 weights
+// (mx_e2m1_code.h): per weight row one e8m0 base, its largest block scale, and the row's elements
+// as e4m3 of value * 2^(scale - base) in plain row order ([rows, K]), so that the kernels copy both
+// operands and convert nothing. Exact for blocks within 8 octaves of the row's largest (e2m1 *
+// 2^-8..2^0 is an e4m3), rounded to e4m3 below. Made once from the kernel layout, like it
+// (weight_rebase.hip; twice the bytes of the FP4 weights).
+
+// Element j (0..7) of a coded weight word (element order of mx_e2m1_code.h: pair q holds elements
+// lo, lo + 2 with lo = 4 (q / 2) + q % 2) as its e2m1 code (sign at bit 3).
+MOETUNE_HD unsigned mx_e2m1_coded_element(moetune_u32 coded, int j) {
+    const int q = 2 * (j / 4) + j % 2, half = (j % 4) / 2;
+    const moetune_u32 bits = (mx_e2m1_decode_pair(coded, q) >> (16 * half)) & 0xFFFFu;  // biased bf16
+    return ((bits >> 12) & 8u) | ((bits >> 6) & 7u);
+}
+
+// An e2m1 code at e8m0 scale `scale` rebased to `base` (scale <= base) as e4m3fn.
+MOETUNE_HD unsigned char mx_e2m1_rebase(unsigned code, unsigned scale, unsigned base) {
+    const int shift = int(scale) - int(base);
+    const float x = mx_e2m1_to_float(code);
+    return mx_float_to_e4m3fn(shift >= -126 ? x * mx_float_of(moetune_u32(127 + shift) << 23) : 0.f * x);
+}

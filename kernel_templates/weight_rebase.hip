@@ -1,0 +1,45 @@
+// Expert weights from the kernel layout (formats::WeightLayout::mma_k128: coded FP4 fragments,
+// row-major e8m0 scales) into rebased rows (common/mx_rebase.h), what the FP8 warpgroup-product
+// kernels read. The rows of all experts are consecutive ([rows, K] with rows = experts * N), in the
+// kernel layout's row order. Two passes: each row's base, then the values.
+#include "common/mx_rebase.h"
+#include "common/mx_rebase_base.h"
+
+// bases[r] = the largest of row r's K/32 scale bytes. One warp per row.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    weight_rebase_bases(const unsigned char* __restrict__ scales, long long rows, int k32_count,
+                        unsigned char* __restrict__ bases) {
+    const int lane = int(threadIdx.x) & 31;
+    const long long warps = (long long)gridDim.x * (THREADS / 32);
+    for (long long r = (long long)blockIdx.x * (THREADS / 32) + threadIdx.x / 32; r < rows; r += warps) {
+        const unsigned top = mx_rebase_base(scales + r * k32_count, k32_count, lane);
+        if (lane == 0) bases[r] = (unsigned char)top;
+    }
+}
+
+// One thread per 16-byte fragment vector of the mma_k128 layout: vector ((n8 * k128_count + k128) *
+// 32 + lane) holds, for row n8 * 8 + lane / 4 and t = lane % 4, the coded words of the chunk's four
+// blocks kb at K 128 k128 + 32 kb + 8t .. + 7.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    weight_rebase_values(const unsigned char* __restrict__ coded, const unsigned char* __restrict__ scales,
+                         const unsigned char* __restrict__ bases, long long rows, int K,
+                         unsigned char* __restrict__ rebased) {
+    const int k128_count = K / 128, k32_count = K / 32;
+    const long long vectors = rows * k128_count * 4;
+    const long long stride = (long long)gridDim.x * THREADS;
+    for (long long v = (long long)blockIdx.x * THREADS + threadIdx.x; v < vectors; v += stride) {
+        const int lane = int(v % 32), t = lane % 4;
+        const long long n8_k128 = v / 32;
+        const int k128 = int(n8_k128 % k128_count);
+        const long long row = n8_k128 / k128_count * 8 + lane / 4;
+        const moetune_u32* words = reinterpret_cast<const moetune_u32*>(coded + v * 16);
+        for (int kb = 0; kb < 4; ++kb) {
+            const int k0 = 128 * k128 + 32 * kb + 8 * t;
+            const unsigned scale = scales[row * k32_count + k0 / 32];
+            unsigned char* out = rebased + row * K + k0;
+            for (int j = 0; j < 8; ++j) out[j] = mx_e2m1_rebase(mx_e2m1_coded_element(words[kb], j), scale, bases[row]);
+        }
+    }
+}

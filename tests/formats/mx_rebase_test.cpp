@@ -1,0 +1,111 @@
+// Rebased MXFP8 rows (common/mx_rebase.h, formats/mx_rebase.h): each row one base, every element
+// e4m3 of value * 2^(scale - base), exact where that is an e4m3, rounded to e4m3 below.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "common/mx_rebase.h"
+#include "formats/mx_quantize.h"
+#include "formats/weight_layout.h"
+#include "formats/mx_rebase.h"
+#include "support/catch.hpp"
+
+using namespace moetune::formats;
+
+namespace {
+
+// Normal values whose MX blocks each sit at a random binade in [-spread, spread]: rows whose block
+// scales differ by up to 2 * spread octaves, so some blocks are rebased exactly and some rounded.
+std::vector<float> blocks_across_binades(std::size_t count, int spread, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::uniform_int_distribution<int> binade(-spread, spread);
+    std::vector<float> x(count);
+    for (std::size_t b = 0; b < count / kMxBlock; ++b) {
+        const int e = binade(rng);
+        for (int i = 0; i < kMxBlock; ++i) x[b * kMxBlock + i] = std::ldexp(normal(rng), e);
+    }
+    return x;
+}
+
+}  // namespace
+
+TEST_CASE("an e4m3 byte rebased down by 2^k is the e4m3 nearest to value * 2^-k", "[formats][rebase]") {
+    const float subnormal_step = std::ldexp(1.0f, -9);
+    for (int b = 0; b < 256; ++b) {
+        if ((b & 0x7F) == 0x7F) {
+            CHECK(mx_e4m3_rebase((unsigned char)b, 3) == b);  // NaN stays NaN
+            continue;
+        }
+        CHECK(mx_e4m3_rebase((unsigned char)b, 0) == b);
+        const float x = mx_e4m3fn_to_float((unsigned char)b);
+        for (int k = 1; k <= 140; ++k) {
+            INFO("byte " << b << ", k " << k);
+            const unsigned char r = mx_e4m3_rebase((unsigned char)b, k);
+            const float got = mx_e4m3fn_to_float(r), want = std::ldexp(x, -k);
+            CHECK(std::signbit(got) == std::signbit(x));
+            if (std::fabs(want) >= std::ldexp(1.0f, -6) || std::fmod(want, subnormal_step) == 0.0f)
+                CHECK(got == want);  // still an e4m3: exact
+            else
+                CHECK(std::fabs(got - want) <= subnormal_step / 2);  // rounded among the subnormals
+        }
+    }
+}
+
+TEST_CASE("rebase_mxfp8 keeps each row's largest scale and the values within e4m3 rounding", "[formats][rebase]") {
+    const int rows = 12, cols = 512;
+    const std::vector<float> x = blocks_across_binades(std::size_t(rows) * cols, 12, 7);
+    std::vector<uint8_t> values(x.size()), scales(x.size() / kMxBlock), rebased(x.size()), bases(rows);
+    quantize_mxfp8(x, rows, cols, ActivationScales::mxfp8, values, scales);
+    std::vector<float> y(x.size());
+    dequantize_mxfp8(values, scales, rows, cols, y);
+    rebase_mxfp8(values, scales, rows, cols, rebased, bases);
+    int exact = 0;
+    for (int r = 0; r < rows; ++r) {
+        const uint8_t* s = scales.data() + std::size_t(r) * cols / kMxBlock;
+        CHECK(bases[r] == *std::max_element(s, s + cols / kMxBlock));
+        const float unit = std::ldexp(1.0f, int(bases[r]) - 127);  // the row's 2^(base - 127)
+        for (int c = 0; c < cols; ++c) {
+            const std::size_t i = std::size_t(r) * cols + c;
+            const float got = mx_e4m3fn_to_float(rebased[i]) * unit;
+            INFO("row " << r << ", column " << c << ": " << y[i] << " rebased to " << got);
+            CHECK(std::fabs(got - y[i]) <= std::ldexp(unit, -10));
+            if (std::fmod(y[i] / unit, std::ldexp(1.0f, -9)) == 0.0f) CHECK(got == y[i]);  // an e4m3: exact
+            exact += got == y[i];
+        }
+    }
+    CHECK(exact > int(x.size()) / 2);
+    std::vector<uint8_t> short_bases(rows - 1);
+    CHECK_THROWS(rebase_mxfp8(values, scales, rows, cols, rebased, short_bases));
+}
+
+// The kernel layout's coded FP4 words, rebased per row, give back every weight (within e4m3 rounding
+// of blocks far below their row's largest), in the layout's row order: here the down role, whose
+// rows are the logical ones.
+TEST_CASE("rebase_coded_weights recovers the FP4 weights of the kernel layout per row", "[formats][rebase]") {
+    const ExpertWeightDims dims{2, 16, 256};
+    const int rows = dims.experts * dims.rows, K = dims.cols;
+    const std::vector<float> x = blocks_across_binades(std::size_t(rows) * K, 10, 11);
+    std::vector<uint8_t> packed(x.size() / 2), scales(x.size() / kMxBlock);
+    quantize_mxfp4(x, rows, K, packed, scales);
+    std::vector<float> y(x.size());
+    dequantize_mxfp4(packed, scales, rows, K, y);
+    const std::vector<uint8_t> coded = lay_out_values(WeightLayout::mma_k128, WeightRole::down, dims, packed);
+    const std::vector<uint8_t> laid_scales = lay_out_scales(WeightLayout::mma_k128, WeightRole::down, dims, scales);
+    std::vector<uint8_t> rebased(x.size()), bases(rows);
+    rebase_coded_weights(coded, laid_scales, rows, K, rebased, bases);
+    for (int r = 0; r < rows; ++r) {
+        const uint8_t* s = scales.data() + std::size_t(r) * K / kMxBlock;
+        CHECK(bases[r] == *std::max_element(s, s + K / kMxBlock));
+        const float unit = std::ldexp(1.0f, int(bases[r]) - 127);
+        for (int k = 0; k < K; ++k) {
+            const std::size_t i = std::size_t(r) * K + k;
+            const float got = mx_e4m3fn_to_float(rebased[i]) * unit;
+            INFO("row " << r << ", k " << k);
+            if (int(bases[r]) - int(s[k / kMxBlock]) <= 8) CHECK(got == y[i]);  // e2m1 * 2^-8..2^0: exact
+            else CHECK(std::fabs(got - y[i]) <= std::ldexp(unit, -10));
+        }
+    }
+}

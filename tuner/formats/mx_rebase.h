@@ -1,0 +1,20 @@
+#pragma once
+// MXFP8 -> rebased rows (kernel_templates/common/mx_rebase.h), on the CPU: what mxfp8_rebase.hip
+// writes, bit for bit, and what the tests check the FP8 warpgroup-product kernels' input against.
+#include <cstdint>
+#include <span>
+
+namespace moetune::formats {
+
+// values [rows, cols] e4m3fn and scales [rows, cols/32] e8m0 -> rebased [rows, cols] e4m3fn and
+// bases [rows] e8m0 (each row's largest scale).
+void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
+                  std::span<uint8_t> rebased, std::span<uint8_t> bases);
+
+// Weights in the kernel layout (formats::WeightLayout::mma_k128: coded values [rows/8][K/128][512
+// bytes], scales [rows, K/32]) -> rebased rows [rows, K] e4m3fn and bases [rows] e8m0
+// (common/mx_rebase.h), what weight_rebase.hip writes.
+void rebase_coded_weights(std::span<const uint8_t> coded, std::span<const uint8_t> scales, int rows, int K,
+                          std::span<uint8_t> rebased, std::span<uint8_t> bases);
+
+}  // namespace moetune::formats
