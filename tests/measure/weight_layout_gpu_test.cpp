@@ -103,7 +103,7 @@ TEST_CASE("rebased weights made on the GPU equal the host's", "[gpu][measure][la
         formats::rebase_coded_weights(t.coded, t.scales, t.rows, t.K, rebased, bases);
         const gpu::DeviceBuffer<uint8_t> coded{std::span<const uint8_t>(t.coded)}, scales{std::span<const uint8_t>(t.scales)};
         gpu::DeviceBuffer<uint8_t> gpu_rebased(rebased.size()), gpu_bases(bases.size());
-        measure::rebase_weights_gpu(harness_kernels(), coded.data(), scales.data(), t.rows, t.K, gpu_rebased.data(),
+        measure::rebase_weights_gpu(harness_kernels(), {1, t.rows, t.K}, coded.data(), scales.data(), gpu_rebased.data(),
                                     gpu_bases.data(), stream);
         stream.synchronize();
         INFO("rows " << t.rows << ", K " << t.K << ": first difference at byte "

@@ -1,10 +1,14 @@
 #pragma once
 // Expert weights in the kernel layout -> rebased rows (kernel_templates/weight_rebase.hip,
 // common/mx_rebase.h), what the FP8 warpgroup-product kernels read (kernels::reads_rebased_activations):
-// e4m3 [rows, K] and one e8m0 base per row, rows = experts * N in the kernel layout's order.
+// e4m3 [experts * rows, cols] and one e8m0 base per row, in the kernel layout's row order.
 // Byte for byte formats::rebase_coded_weights.
+#include <cstddef>
 #include <cstdint>
 
+#include "data/moe_problem.h"
+#include "data_gpu/device_moe_data.h"
+#include "formats/weight_layout.h"
 #include "gpu/device_buffer.h"
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
@@ -15,9 +19,18 @@ struct DeviceRebasedWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_base, w2, w2_base;
 };
 
-// One tensor between buffers the caller owns: coded rows*K/2 bytes and scales rows*K/32 in, rebased
-// rows*K and bases rows out. Enqueued on `stream`, allocates nothing.
-void rebase_weights_gpu(const HarnessKernels& kernels, const uint8_t* coded, const uint8_t* scales, long long rows,
-                        int K, uint8_t* rebased, uint8_t* bases, const gpu::Stream& stream);
+// The bytes of one rebased tensor: its e4m3 values (bases == false, experts*rows*cols) or its bases
+// (experts*rows), twice and 1/16 of weight_tensor_bytes' (weight_layout_gpu.h).
+std::size_t rebased_tensor_bytes(const formats::ExpertWeightDims& dims, bool bases);
+
+// One tensor between buffers the caller owns: coded and scales in the kernel layout
+// (weight_tensor_bytes each), rebased and bases out (rebased_tensor_bytes each). Enqueued on
+// `stream`, allocates nothing.
+void rebase_weights_gpu(const HarnessKernels& kernels, const formats::ExpertWeightDims& dims, const uint8_t* coded,
+                        const uint8_t* scales, uint8_t* rebased, uint8_t* bases, const gpu::Stream& stream);
+
+// Both tensors of a shape's weights in the kernel layout. Enqueued on `stream`.
+DeviceRebasedWeights rebase_weights_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                        const data::DeviceMoeWeights& kernel_layout, const gpu::Stream& stream);
 
 }  // namespace moetune::measure

@@ -28,9 +28,9 @@ ExpertWeightBytes FusedMoe::weight_bytes(const MoeShapeKey& shape) {
             measure::weight_tensor_bytes(w2_dims(shape), false), measure::weight_tensor_bytes(w2_dims(shape), true)};
 }
 
-RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& s) {
-    const std::size_t w1_rows = std::size_t(s.experts) * 2 * s.inter_dim, w2_rows = std::size_t(s.experts) * s.model_dim;
-    return {w1_rows * s.model_dim, w1_rows, w2_rows * s.inter_dim, w2_rows};
+RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& shape) {
+    return {measure::rebased_tensor_bytes(w1_dims(shape), false), measure::rebased_tensor_bytes(w1_dims(shape), true),
+            measure::rebased_tensor_bytes(w2_dims(shape), false), measure::rebased_tensor_bytes(w2_dims(shape), true)};
 }
 
 void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
@@ -44,12 +44,10 @@ void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& ker
     const gpu::Stream s = gpu::Stream::borrow(stream);
     const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
     const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
-    measure::rebase_weights_gpu(kernels, bytes(kernel_layout.w1), bytes(kernel_layout.w1_scale),
-                                1LL * shape.experts * 2 * shape.inter_dim, shape.model_dim, out(rebased.w1),
-                                out(rebased.w1_base), s);
-    measure::rebase_weights_gpu(kernels, bytes(kernel_layout.w2), bytes(kernel_layout.w2_scale),
-                                1LL * shape.experts * shape.model_dim, shape.inter_dim, out(rebased.w2),
-                                out(rebased.w2_base), s);
+    measure::rebase_weights_gpu(kernels, w1_dims(shape), bytes(kernel_layout.w1), bytes(kernel_layout.w1_scale),
+                                out(rebased.w1), out(rebased.w1_base), s);
+    measure::rebase_weights_gpu(kernels, w2_dims(shape), bytes(kernel_layout.w2), bytes(kernel_layout.w2_scale),
+                                out(rebased.w2), out(rebased.w2_base), s);
     s.synchronize();  // the rebase kernels' module is unloaded on return
 }
 
