@@ -13,8 +13,8 @@
 // nothing: both operands are copied with cp.async, so a thread's work per chunk is a few copies
 // and, for one thread a warpgroup, the products.
 //
-// Pipeline: four buffers, chunk k + 2 copied while chunk k's products run and chunk k + 1's copies
-// land, one barrier a chunk. Warps = TILE_M / 16, one warpgroup per 64 rows over the tile's whole
+// Pipeline: kBuffers buffers (4, or 6 for 128-row tiles), chunk k + kBuffers - 2 copied while chunk
+// k's products run and chunk k + 1's copies land, one barrier a chunk. Warps = TILE_M / 16, one warpgroup per 64 rows over the tile's whole
 // width.
 #include "host_device.h"
 #include "memory.h"
@@ -32,10 +32,24 @@ struct MxMoeFp8WgmmaGemm {
     // A row's 128-wide K chunk as e4m3: one 128-byte row of the swizzled layout.
     static constexpr int kRowBytes = 128;
     static constexpr int kBufferBytes = (TILE_M + TILE_N) * kRowBytes;
-    static constexpr int kBuffers = 4;
-    // The host sizes the dynamic shared memory for the bf16 loop's buffers of twice the bytes a row,
-    // at least two of them (kernels::dynamic_shared_bytes).
-    static_assert(kBuffers * kBufferBytes <= 2 * (TILE_M + TILE_N) * kMxSharedRowBytes, "four FP8 buffers fit");
+    // The host gives the dynamic shared memory of the bf16 loop's buffers of twice the bytes a row
+    // (kernels::dynamic_shared_bytes): twice as many FP8 buffers fit. The more of them, the more
+    // weight bytes in flight: at 2048 tokens the 128-row tiles with 2 chunks ahead read DRAM at 55 %
+    // of its peak and stalled at the chunk barrier half of the time (ncu, docs/kernel-design.md).
+    static constexpr int kBuffers = 2 * mx_shared_operand_buffers(true, TILE_M, TILE_N);
+    // Chunks copied ahead of the one being multiplied: every buffer but that one's and the chunk
+    // before's, whose products may still run across the barrier.
+    static constexpr int kAhead = kBuffers - 2;
+    // Hopper's FP8 warpgroup products keep fewer bits than FP32 when they add into their
+    // accumulators, so over all of K (5120) the sums drift (~1e-2 rel L2 measured against the bf16
+    // path). Promoting (DeepGEMM's remedy): each chunk's products go to a fresh partial-sum set that
+    // is added into FP32 sums on the CUDA cores once done, 128 of K at a time. It takes two more
+    // accumulator sets (the chunk in flight and the one being added), 3 * TILE_N / 2 registers of
+    // accumulators a thread: room for it up to 256 threads (255 registers), not at 512 (128).
+    static constexpr bool kPromote = kThreads <= 256;
+    static_assert(kBuffers * kBufferBytes <= mx_shared_operand_buffers(true, TILE_M, TILE_N) * (TILE_M + TILE_N) * kMxSharedRowBytes,
+                  "the FP8 buffers fit the bf16 loop's");
+    static_assert(kAhead >= 2, "two chunks ahead at least");
     // 16-byte units a thread copies per chunk: activation rows (8 units a row) and weight rows.
     static constexpr int kActUnits = TILE_M * 8 / kThreads;  // always 4
     static constexpr int kWeightUnits = TILE_N * 8 / kThreads;
@@ -62,40 +76,44 @@ struct MxMoeFp8WgmmaGemm {
 
         const int k128_count = K / 128;
         const Sources src = sources(act, tile_rows, w, tile_n0, K);
-        copy_chunk(src, shared, 0);
-        mx_cp_async_commit();
-        copy_chunk(src, shared + kBufferBytes, k128_count > 1 ? 1 : 0);
-        mx_cp_async_commit();
-        mx_cp_async_wait_group<1>();
+#pragma unroll
+        for (int k128 = 0; k128 < kAhead; ++k128) {
+            if (k128 < k128_count) copy_chunk(src, shared + k128 * kBufferBytes, k128);
+            mx_cp_async_commit();  // a group a chunk, empty past K's end, so that the waits count chunks
+        }
+        mx_cp_async_wait_group<kAhead - 1>();  // chunk 0 has landed
         mx_fence_shared_for_async();
         __syncthreads();
 
         const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
         const moetune_u64 act_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * kRowBytes);
         const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
-        float(&d)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
-        for (int k128 = 0; k128 < k128_count; ++k128) {
-            // Buffer (k + 2) % 4 last held chunk k - 2, whose products finished before the barrier.
-            // The last chunks copy the last one again into it (no branch; it is not read).
-            const int ahead = k128 + 2 < k128_count ? k128 + 2 : k128_count - 1;
-            copy_chunk(src, shared + ((k128 + 2) % kBuffers) * kBufferBytes, ahead);
-            mx_cp_async_commit();
-            const int units = (k128 % kBuffers) * (kBufferBytes / 16);
-            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
-            mx_wgmma_fence();
-#pragma unroll
-            for (int s = 0; s < 4; ++s)  // K slice s: 32 bytes of each row
-                mx_wgmma_e4m3_m64k32<TILE_N>(d, act_descriptor + units + 2 * s, weight_descriptor + units + 2 * s);
-            mx_wgmma_commit();
-            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
-            mx_cp_async_wait_group<1>();  // chunk k + 1 has landed
-            mx_fence_shared_for_async();
-            mx_wgmma_wait_one();  // the chunk before's products are done: its buffer is the next filled
-            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
-            __syncthreads();
+        float(&sums)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
+        const Chunks chunks{src, shared, k128_count, act_descriptor, weight_descriptor};
+        if constexpr (kPromote) {
+            // Chunks alternate between two partial-sum sets; once a chunk's products are done (the
+            // wait in multiply), its set is added into the FP32 sums while the next chunk's run.
+            float part[2][kAccumulators];
+            for (int k128 = 0; k128 < k128_count; k128 += 2) {
+                multiply<true>(part[0], chunks, k128);
+                if (k128 > 0) promote(sums, part[1]);
+                __syncthreads();
+                if (k128 + 1 == k128_count) break;
+                multiply<true>(part[1], chunks, k128 + 1);
+                promote(sums, part[0]);
+                __syncthreads();
+            }
+            mx_wgmma_wait_all();
+            if (k128_count % 2 == 1) promote(sums, part[0]);  // the last chunk's set
+            else promote(sums, part[1]);
+        } else {
+            for (int k128 = 0; k128 < k128_count; ++k128) {
+                multiply<false>(sums, chunks, k128);
+                __syncthreads();
+            }
+            mx_wgmma_wait_all();
+            for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(sums[e]);
         }
-        mx_wgmma_wait_all();
-        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
         apply_bases(row_base, column_base);
 #else
         (void)act, (void)act_base, (void)tile_rows, (void)w, (void)w_base, (void)tile_n0, (void)K, (void)shared;
@@ -105,6 +123,46 @@ struct MxMoeFp8WgmmaGemm {
 
 private:
 #if MOETUNE_WGMMA_AVAILABLE
+    struct Sources;
+    // What every chunk's step needs.
+    struct Chunks {
+        const Sources& src;
+        unsigned char* shared;
+        int count;
+        moetune_u64 act_descriptor, weight_descriptor;
+    };
+
+    // One chunk's step, up to the barrier: starts the copies of chunk k + kAhead into its buffer
+    // (which last held chunk k - 2, whose products finished before the last barrier), issues chunk
+    // k's products into d (FRESH: d = the chunk's products; else d += them), and waits until chunk
+    // k + 1 has landed and chunk k - 1's products are done.
+    template <bool FRESH>
+    __device__ static void multiply(float (&d)[kAccumulators], const Chunks& c, int k128) {
+        const int ahead = k128 + kAhead;
+        if (ahead < c.count) copy_chunk(c.src, c.shared + (ahead % kBuffers) * kBufferBytes, ahead);
+        mx_cp_async_commit();
+        const int units = (k128 % kBuffers) * (kBufferBytes / 16);
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+        mx_wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < 4; ++s)  // K slice s: 32 bytes of each row
+            mx_wgmma_e4m3_m64k32<TILE_N>(d, c.act_descriptor + units + 2 * s, c.weight_descriptor + units + 2 * s,
+                                         FRESH && s == 0 ? 0 : 1);
+        mx_wgmma_commit();
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+        mx_cp_async_wait_group<kAhead - 1>();  // chunk k + 1 has landed
+        mx_fence_shared_for_async();
+        mx_wgmma_wait_one();  // the chunk before's products are done: its buffer is the next filled
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
+    }
+
+    // sums += a finished chunk's partial sums (FP32 adds on the CUDA cores).
+    __device__ static void promote(float (&sums)[kAccumulators], float (&part)[kAccumulators]) {
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);
+#pragma unroll
+        for (int e = 0; e < kAccumulators; ++e) sums[e] += part[e];
+    }
+
     // acc *= 2^(row base - 127) * 2^(column base - 127).
     __device__ void apply_bases(const unsigned char* row_base, const unsigned char* column_base) {
         const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;

@@ -7,7 +7,7 @@
 
 #if MOETUNE_WGMMA_AVAILABLE
 // d (m64n64k32, 32 floats per thread) += A (64x32 e4m3, descriptor a) * B (64x32 e4m3, descriptor b).
-__device__ inline void mx_wgmma_e4m3_m64n64k32(float (&d)[32], moetune_u64 a, moetune_u64 b) {
+__device__ inline void mx_wgmma_e4m3_m64n64k32(float (&d)[32], moetune_u64 a, moetune_u64 b, int accumulate) {
     asm volatile(
         "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %34, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 "
@@ -15,11 +15,11 @@ __device__ inline void mx_wgmma_e4m3_m64n64k32(float (&d)[32], moetune_u64 a, mo
         "%23, %24, %25, %26, %27, %28, %29, %30, %31}, "
         "%32, %33, accumulate, 1, 1;\n}\n"
         : MX_WGMMA_ACCUMULATORS_32(d)
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(accumulate));
 }
 
 // d (m64n128k32, 64 floats per thread) += A (64x32 e4m3, descriptor a) * B (128x32 e4m3, descriptor b).
-__device__ inline void mx_wgmma_e4m3_m64n128k32(float (&d)[64], moetune_u64 a, moetune_u64 b) {
+__device__ inline void mx_wgmma_e4m3_m64n128k32(float (&d)[64], moetune_u64 a, moetune_u64 b, int accumulate) {
     asm volatile(
         "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %66, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 "
@@ -28,15 +28,16 @@ __device__ inline void mx_wgmma_e4m3_m64n128k32(float (&d)[64], moetune_u64 a, m
         "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
         "%64, %65, accumulate, 1, 1;\n}\n"
         : MX_WGMMA_ACCUMULATORS_64(d)
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(accumulate));
 }
 
+// accumulate 0: d = A * B, the accumulators' old values ignored (a fresh partial sum).
 template <int N>
-__device__ inline void mx_wgmma_e4m3_m64k32(float (&d)[N / 2], moetune_u64 a, moetune_u64 b) {
-    if constexpr (N == 64) mx_wgmma_e4m3_m64n64k32(d, a, b);
+__device__ inline void mx_wgmma_e4m3_m64k32(float (&d)[N / 2], moetune_u64 a, moetune_u64 b, int accumulate = 1) {
+    if constexpr (N == 64) mx_wgmma_e4m3_m64n64k32(d, a, b, accumulate);
     else {
         static_assert(N == 128, "FP8 warpgroup products are 64 or 128 wide here");
-        mx_wgmma_e4m3_m64n128k32(d, a, b);
+        mx_wgmma_e4m3_m64n128k32(d, a, b, accumulate);
     }
 }
 

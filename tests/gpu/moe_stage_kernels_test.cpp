@@ -37,6 +37,9 @@ using kernels::KernelConfig;
 
 // K of both stages a multiple of 128 (the kernels' K chunk); 37 tokens leave ragged sort blocks.
 const data::MoeShape kShape{.tokens = 37, .model_dim = 512, .inter_dim = 256, .experts = 8, .topk = 2};
+// Stage 1's K as long as DSv4.1-Flash's and then one chunk (41 chunks of 128), stage 2's 3 chunks: odd
+// counts, where the FP8 loop's alternating partial-sum sets end on the first set.
+const data::MoeShape kLongKShape{.tokens = 37, .model_dim = 41 * 128, .inter_dim = 3 * 128, .experts = 8, .topk = 2};
 constexpr uint64_t kSeed = 7;
 
 std::vector<float> bf16_to_floats(const std::vector<uint16_t>& v) {
@@ -75,19 +78,21 @@ void raise_scales(std::vector<uint8_t>& scales, int by) {
     for (uint8_t& s : scales) s = uint8_t(s + by);
 }
 
-// Everything of kShape on the host: inputs, the kernel layouts, references. With large_scales the
+// Everything of a shape on the host: inputs, the kernel layouts, references. With large_scales the
 // weight scales are 2^9 larger (bytes 128..132, most above 128) and the activation scales 2^16
 // (quantised hidden states have bytes ~120, so ~136, above 134, and the stage-1 outputs more):
 // the values that take the exact widening paths (mx_bf16_widen.h).
 struct Problem {
-    explicit Problem(bool large_scales) : weights(make_weights(large_scales)), act(make_acts(large_scales)) {}
+    Problem(const data::MoeShape& moe, bool large_scales)
+        : shape(moe), weights(make_weights(moe, large_scales)), act(make_acts(moe, large_scales)) {}
 
+    data::MoeShape shape;
     data::MoeWeights weights;
     data::MxfpMatrix act;
-    data::Routing routing = data::random_routing(kShape.tokens, kShape.experts, kShape.topk, kSeed);
-    std::vector<float> ref1 = data::reference_stage1(kShape, act, weights, routing);
-    data::MxfpMatrix act2 = data::quantize_stage1_output(kShape, ref1, formats::ActivationScales::mxfp8);
-    std::vector<float> ref2 = data::reference_stage2(kShape, act2, weights, routing);
+    data::Routing routing = data::random_routing(shape.tokens, shape.experts, shape.topk, kSeed);
+    std::vector<float> ref1 = data::reference_stage1(shape, act, weights, routing);
+    data::MxfpMatrix act2 = data::quantize_stage1_output(shape, ref1, formats::ActivationScales::mxfp8);
+    std::vector<float> ref2 = data::reference_stage2(shape, act2, weights, routing);
     // What kernels that read the wide layout get as each stage's input.
     std::vector<uint16_t> act_wide = wide_of(act), act2_wide = wide_of(act2);
     // And what kernels that read rebased rows get as act and act_scale.
@@ -98,8 +103,8 @@ struct Problem {
     std::vector<uint8_t> w2() const { return layout(weights.w2, formats::WeightRole::down, false); }
     std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
     // The kernel layout rebased (values, bases), for kernels that read rebased rows.
-    Rebased w1_rebased() const { return rebased_weights(w1(), w1_scale(), kShape.experts * 2 * kShape.inter_dim, kShape.model_dim); }
-    Rebased w2_rebased() const { return rebased_weights(w2(), w2_scale(), kShape.experts * kShape.model_dim, kShape.inter_dim); }
+    Rebased w1_rebased() const { return rebased_weights(w1(), w1_scale(), shape.experts * 2 * shape.inter_dim, shape.model_dim); }
+    Rebased w2_rebased() const { return rebased_weights(w2(), w2_scale(), shape.experts * shape.model_dim, shape.inter_dim); }
 
 private:
     static Rebased rebased_weights(const std::vector<uint8_t>& coded, const std::vector<uint8_t>& scales, int rows, int K) {
@@ -107,38 +112,38 @@ private:
         formats::rebase_coded_weights(coded, scales, rows, K, r.values, r.bases);
         return r;
     }
-    static data::MoeWeights make_weights(bool large_scales) {
-        data::MoeWeights w = data::make_synthetic_weights(kShape, kSeed);
+    static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales) {
+        data::MoeWeights w = data::make_synthetic_weights(moe, kSeed);
         if (large_scales) {
             raise_scales(w.w1_scale, 9);
             raise_scales(w.w2_scale, 9);
         }
         return w;
     }
-    static data::MxfpMatrix make_acts(bool large_scales) {
-        data::MxfpMatrix a = data::make_synthetic_activations(kShape, kSeed, formats::ActivationScales::mxfp8);
+    static data::MxfpMatrix make_acts(const data::MoeShape& moe, bool large_scales) {
+        data::MxfpMatrix a = data::make_synthetic_activations(moe, kSeed, formats::ActivationScales::mxfp8);
         if (large_scales) raise_scales(a.scales, 16);
         return a;
     }
-    static std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) {
+    std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) const {
         const bool gate_up = role == formats::WeightRole::gate_up;
-        const formats::ExpertWeightDims d{kShape.experts, gate_up ? 2 * kShape.inter_dim : kShape.model_dim,
-                                          gate_up ? kShape.model_dim : kShape.inter_dim};
+        const formats::ExpertWeightDims d{shape.experts, gate_up ? 2 * shape.inter_dim : shape.model_dim,
+                                          gate_up ? shape.model_dim : shape.inter_dim};
         return scales ? formats::lay_out_scales(formats::WeightLayout::mma_k128, role, d, t)
                       : formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, t);
     }
 };
 
 const Problem& problem(bool large_scales = false) {
-    static const Problem plain(false), large(true);
+    static const Problem plain(kShape, false), large(kShape, true);
     return large_scales ? large : plain;
 }
 
 struct Sorted {
     gpu::DeviceBuffer<int32_t> ids, experts, num_valid;
     gpu::DeviceBuffer<float> weights;
-    explicit Sorted(int block_m) {
-        const data::SortedRouting s = data::moe_sorting_cpu(problem().routing, kShape.experts, block_m);
+    Sorted(const Problem& p, int block_m) {
+        const data::SortedRouting s = data::moe_sorting_cpu(p.routing, p.shape.experts, block_m);
         ids = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.sorted_token_ids));
         experts = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.sorted_expert_ids));
         num_valid = gpu::DeviceBuffer<int32_t>(std::span<const int32_t>(s.num_valid_ids, 2));
@@ -171,7 +176,7 @@ struct Stage1Out {
 Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
-    Sorted sorted(kernels::sort_block_m(c));
+    Sorted sorted(p, kernels::sort_block_m(c));
     const bool rebased = kernels::reads_rebased_activations(c);
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act_rebased.values : p.act.values)),
         act_scale(std::span<const uint8_t>(rebased ? p.act_rebased.bases : p.act.scales));
@@ -179,7 +184,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     const Rebased w1r = rebased ? p.w1_rebased() : Rebased{};
     const auto w1 = rebased ? w1r.values : p.w1(), w1s = rebased ? w1r.bases : p.w1_scale();
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
-    const size_t rows = size_t(kShape.tokens) * kShape.topk, inter = size_t(kShape.inter_dim);
+    const size_t rows = size_t(p.shape.tokens) * p.shape.topk, inter = size_t(p.shape.inter_dim);
     gpu::DeviceBuffer<uint8_t> out(rows * inter * (c.fused_mxfp8_out ? 1 : 2)), out_scale(rows * inter / 32);
     out.fill_bytes(c.fused_mxfp8_out ? 0x7F : 0xFF);  // NaN: unwritten elements must fail
     out_scale.fill_bytes(0xFF);
@@ -187,12 +192,12 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     out_wide.fill_bytes(0xFF);
 
     MoeStage1Args args{act.data(), act_scale.data(), dw1.data(), dw1s.data(), sorted.ids.data(), sorted.experts.data(),
-                       sorted.num_valid.data(), out.data(), out_scale.data(), kShape.tokens, kShape.topk,
-                       kShape.model_dim, kShape.inter_dim,
+                       sorted.num_valid.data(), out.data(), out_scale.data(), p.shape.tokens, p.shape.topk,
+                       p.shape.model_dim, p.shape.inter_dim,
                        kernels::reads_wide_activations(c) ? act_wide.data() : nullptr,
                        wide_out ? out_wide.data() : nullptr};
     gpu::Stream stream;
-    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape)), stream, args);
     stream.synchronize();
 
     Stage1Out r;
@@ -215,7 +220,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
 std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem()) {
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
-    Sorted sorted(kernels::sort_block_m(c));
+    Sorted sorted(p, kernels::sort_block_m(c));
     const bool rebased = kernels::reads_rebased_activations(c);
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act2_rebased.values : p.act2.values)),
         act_scale(std::span<const uint8_t>(rebased ? p.act2_rebased.bases : p.act2.scales));
@@ -224,16 +229,16 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     const auto w2 = rebased ? w2r.values : p.w2(), w2s = rebased ? w2r.bases : p.w2_scale();
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
-    const size_t out_rows = size_t(kShape.tokens) * (atomic ? 1 : kShape.topk);
-    gpu::DeviceBuffer<uint16_t> out(out_rows * kShape.model_dim), final_out(size_t(kShape.tokens) * kShape.model_dim);
+    const size_t out_rows = size_t(p.shape.tokens) * (atomic ? 1 : p.shape.topk);
+    gpu::DeviceBuffer<uint16_t> out(out_rows * p.shape.model_dim), final_out(size_t(p.shape.tokens) * p.shape.model_dim);
     out.fill_bytes(atomic ? 0x00 : 0xFF);  // atomic accumulates into a zeroed output
     final_out.fill_bytes(0xFF);
 
     MoeStage2Args args{act.data(), act_scale.data(), dw2.data(), dw2s.data(), sorted.ids.data(), sorted.weights.data(),
-                       sorted.experts.data(), sorted.num_valid.data(), out.data(), kShape.tokens, kShape.topk,
-                       kShape.model_dim, kShape.inter_dim, kernels::reads_wide_activations(c) ? act_wide.data() : nullptr};
+                       sorted.experts.data(), sorted.num_valid.data(), out.data(), p.shape.tokens, p.shape.topk,
+                       p.shape.model_dim, p.shape.inter_dim, kernels::reads_wide_activations(c) ? act_wide.data() : nullptr};
     gpu::Stream stream;
-    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, kShape)), stream, args);
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape)), stream, args);
     if (atomic) {
         stream.synchronize();
         return bf16_to_floats(out.download());
@@ -242,8 +247,8 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
         "moe_reduce.hip", {"moe_reduce_kernel<" + std::to_string(kernels::kReduceThreads) + ">"},
         gpu::device_info(gpu::current_device()).arch));
     gpu::Module reduce_module(reduce.code);
-    MoeReduceArgs rargs{out.data(), final_out.data(), kShape.tokens, kShape.topk, kShape.model_dim};
-    reduce_module.kernel(reduce.lowered_names.at(0)).launch(launch_shape(kernels::reduce_launch_geometry(kShape)), stream, rargs);
+    MoeReduceArgs rargs{out.data(), final_out.data(), p.shape.tokens, p.shape.topk, p.shape.model_dim};
+    reduce_module.kernel(reduce.lowered_names.at(0)).launch(launch_shape(kernels::reduce_launch_geometry(p.shape)), stream, rargs);
     stream.synchronize();
     return bf16_to_floats(final_out.download());
 }
@@ -444,6 +449,38 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
             if (!large_scales) CHECK(data::mismatch_fraction(p.ref2, out, 0.02, 0.02) <= 0.001);
             CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
         }
+    }
+}
+
+// Hopper's FP8 warpgroup products add into their accumulators with fewer bits than FP32, so over a
+// long K the sums drift; tiles of up to 256 threads add each 128-wide chunk's products into FP32 sums
+// (moe_fp8_wgmma_gemm.h, kPromote). Measured on the H200 (stage 1, bf16 out, these inputs): rel L2
+// 1.62e-3 with FP32 sums (the same for every such tile: the sums are added in one order), 2.08e-3
+// for the 512-thread 256-row tiles, which have no registers for the FP32 sums. The bounds lie
+// between, so that a loop which loses the FP32 sums fails here.
+TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]") {
+    if (!wgmma_here()) {
+        WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
+        return;
+    }
+    using kernels::Stage2Mode;
+    static const Problem p(kLongKShape, false);
+    struct Case {
+        KernelConfig config;
+        double max_rel_l2;
+    };
+    for (const Case& c : {Case{with_fp8_warpgroups(stage1(64, 128, 128, 4, false, false)), 1.8e-3},
+                          Case{with_fp8_warpgroups(stage1(128, 128, 128, 8, false, false)), 1.8e-3},
+                          Case{with_fp8_warpgroups(stage1(64, 64, 128, 4, false, false)), 1.8e-3},
+                          Case{with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)), 2.5e-3}}) {
+        INFO(kernels::kernel_name(c.config));
+        const Stage1Out r = run_stage1(c.config, 0, p);
+        CHECK(data::relative_l2_difference(p.ref1, r.values) <= c.max_rel_l2);
+    }
+    for (const Case& c : {Case{with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 0)), 4e-3},
+                          Case{with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)), 4e-3}}) {
+        INFO(kernels::kernel_name(c.config));
+        CHECK(data::relative_l2_difference(p.ref2, run_stage2(c.config, p)) <= c.max_rel_l2);
     }
 }
 
