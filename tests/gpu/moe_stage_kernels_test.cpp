@@ -55,7 +55,7 @@ std::vector<uint16_t> wide_of(const data::MxfpMatrix& m) {
     return wide;
 }
 
-// m rebased (one base per row) as kernels::reads_rebased_activations kernels read it, on the host.
+// m rebased (one base per row) as kernels::reads_rebased_rows kernels read it, on the host.
 struct Rebased {
     std::vector<uint8_t> values, bases;
 };
@@ -177,7 +177,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
-    const bool rebased = kernels::reads_rebased_activations(c);
+    const bool rebased = kernels::reads_rebased_rows(c);
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act_rebased.values : p.act.values)),
         act_scale(std::span<const uint8_t>(rebased ? p.act_rebased.bases : p.act.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act_wide));
@@ -221,7 +221,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
-    const bool rebased = kernels::reads_rebased_activations(c);
+    const bool rebased = kernels::reads_rebased_rows(c);
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act2_rebased.values : p.act2.values)),
         act_scale(std::span<const uint8_t>(rebased ? p.act2_rebased.bases : p.act2.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));

@@ -154,7 +154,7 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         CHECK_FALSE(fp8_shared.empty());
         for (const KernelConfig& c : fp8_shared) {
             INFO(kernel_name(c));
-            CHECK((c.wgmma && reads_rebased_activations(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128));
+            CHECK((c.wgmma && reads_rebased_rows(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128));
             KernelConfig twin = c;
             twin.mma = MmaPath::bf16;
             CHECK(std::find(bf16_shared.begin(), bf16_shared.end(), twin) != bf16_shared.end());

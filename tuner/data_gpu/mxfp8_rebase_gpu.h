@@ -1,6 +1,6 @@
 #pragma once
 // MXFP8 -> rebased rows (kernel_templates/mxfp8_rebase.hip, common/mx_rebase.h), what the FP8
-// warpgroup-product kernels read (kernels::reads_rebased_activations): per row one e8m0 base and
+// warpgroup-product kernels read (kernels::reads_rebased_rows): per row one e8m0 base and
 // e4m3 values relative to it.
 #include <cstdint>
 

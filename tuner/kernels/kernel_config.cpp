@@ -41,7 +41,7 @@ bool reads_wide_activations(const KernelConfig& c) {
     return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
 }
 
-bool reads_rebased_activations(const KernelConfig& c) {
+bool reads_rebased_rows(const KernelConfig& c) {
     return c.mma == MmaPath::fp8 && c.shared_operands && c.wgmma;
 }
 

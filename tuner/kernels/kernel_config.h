@@ -98,10 +98,12 @@ int stage_number(Stage s);  // 1 or 2
 // same rows in every warp, and its _wgmma kernels, which copy them into shared memory instead of
 // widening them (docs/kernel-design.md, "Pre-widened activations").
 bool reads_wide_activations(const KernelConfig& c);
-// Whether a kernel reads its activations rebased (kernel_templates/common/mx_rebase.h: e4m3 values
-// relative to one e8m0 base per row, passed as act and act_scale) instead of as MXFP8: the FP8
-// warpgroup-product kernels (_smem_wgmma without _mbf16), whose products carry no per-block scale.
-bool reads_rebased_activations(const KernelConfig& c);
+// Whether a kernel reads both operands rebased (kernel_templates/common/mx_rebase.h: e4m3 values
+// relative to one e8m0 base per row): its activations as act and act_scale instead of as MXFP8, and
+// its weights from the rebased copy of the kernel layout instead of the coded FP4 and block scales.
+// The FP8 warpgroup-product kernels (_smem_wgmma without _mbf16), whose products carry no per-block
+// scale.
+bool reads_rebased_rows(const KernelConfig& c);
 
 // Whether a _wgmma kernel's tile is swapped (tile_m 16 or 32, below the warpgroup's 64 rows): the
 // weights are the A operand, 64 weight rows per warpgroup and one warp per 16, the tile's rows the

@@ -33,7 +33,7 @@ void require_wide_input(const StageLaunch& stage, const void* act_wide) {
 // What the kernel reads as w and w_scale: the kernel layout, or its rebased copy.
 std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const uint8_t* w, const uint8_t* w_scale,
                                                       const uint8_t* w_rebased, const uint8_t* w_base) {
-    if (!kernels::reads_rebased_activations(stage.config)) return {w, w_scale};
+    if (!kernels::reads_rebased_rows(stage.config)) return {w, w_scale};
     if (!w_rebased || !w_base)
         throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads rebased weights, but none were given");
     return {w_rebased, w_base};
@@ -48,7 +48,7 @@ struct ActivationInput {
 ActivationInput activation_input(const StageLaunch& stage, const data::DataKernels& data_kernels, const uint8_t* act,
                                  const uint8_t* act_scale, uint8_t* act_rebased, uint8_t* act_base, int rows, int cols,
                                  const gpu::Stream& stream) {
-    if (!kernels::reads_rebased_activations(stage.config)) return {act, act_scale};
+    if (!kernels::reads_rebased_rows(stage.config)) return {act, act_scale};
     if (!act_rebased || !act_base)
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     " reads rebased activations, but no scratch for them was given");

@@ -8,7 +8,7 @@
 //   stage 1, wide out for a stage 2 that reads the wide layout (kernels::reads_wide_activations):
 //                     a _fp8 kernel writes its MXFP8 output widened; otherwise the quantisation
 //                     writes it widened (mxfp8_quant_wide), and no MXFP8 values or scales
-//   rebased input     a kernel that reads rebased rows (kernels::reads_rebased_activations) gets its
+//   rebased input     a kernel that reads rebased rows (kernels::reads_rebased_rows) gets its
 //                     MXFP8 input rebased first (mxfp8_rebase.hip) into scratch the caller gives
 //                     (act_rebased, act_base), part of the stage's sequence and of its time, and
 //                     reads the weights' rebased copy (made once, like the kernel layout)
@@ -49,12 +49,12 @@ struct Stage1Buffers {
     const uint16_t* act_wide = nullptr;  // the same widened, bf16 [M, model_dim]: read instead when
                                          // kernels::reads_wide_activations(config)
     uint8_t* act_rebased = nullptr;      // scratch [M, model_dim] e4m3fn and [M] e8m0, written from
-    uint8_t* act_base = nullptr;         // act, act_scale when kernels::reads_rebased_activations(config)
+    uint8_t* act_base = nullptr;         // act, act_scale when kernels::reads_rebased_rows(config)
     const uint8_t* w1 = nullptr;         // formats::WeightLayout::mma_k128, role gate_up
     const uint8_t* w1_scale = nullptr;
     const uint8_t* w1_rebased = nullptr;  // the same rebased (common/mx_rebase.h: e4m3 [E*2*inter,
     const uint8_t* w1_base = nullptr;     // model_dim], bases [E*2*inter]): read instead when
-                                          // kernels::reads_rebased_activations(config)
+                                          // kernels::reads_rebased_rows(config)
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
@@ -72,11 +72,11 @@ struct Stage2Buffers {
     const uint8_t* act_scale = nullptr;  // [M*topk, inter/32]
     const uint16_t* act_wide = nullptr;  // Stage1Buffers::wide_out, when reads_wide_activations(config)
     uint8_t* act_rebased = nullptr;      // scratch [M*topk, inter] e4m3fn and [M*topk] e8m0, when
-    uint8_t* act_base = nullptr;         // kernels::reads_rebased_activations(config)
+    uint8_t* act_base = nullptr;         // kernels::reads_rebased_rows(config)
     const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
     const uint8_t* w2_scale = nullptr;
     const uint8_t* w2_rebased = nullptr;  // the same rebased ([E*model_dim, inter], [E*model_dim]), read
-    const uint8_t* w2_base = nullptr;     // instead when kernels::reads_rebased_activations(config)
+    const uint8_t* w2_base = nullptr;     // instead when kernels::reads_rebased_rows(config)
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
     bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)

@@ -32,7 +32,7 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
       bucket_(bucket),
       sorted_(bucket.sorted(kernels::sort_block_m(config))),
       // Made here, before any launch is captured.
-      rebased_weights_(kernels::reads_rebased_activations(config)
+      rebased_weights_(kernels::reads_rebased_rows(config)
                            ? &weights.rebased(harness_kernels, gpu::Stream::borrow(nullptr))
                            : nullptr) {
     outputs_.push_back(allocate_outputs());
@@ -71,7 +71,7 @@ CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
         if (stage_.config.mode == kernels::Stage2Mode::reduce)
             o.partial = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
     }
-    if (kernels::reads_rebased_activations(stage_.config)) {
+    if (kernels::reads_rebased_rows(stage_.config)) {
         const bool first = stage_.config.stage == kernels::Stage::gate_up;
         const std::size_t rows = first ? std::size_t(s.tokens) : routed_rows;
         o.rebased = gpu::DeviceBuffer<uint8_t>(rows * (first ? s.model_dim : s.inter_dim));

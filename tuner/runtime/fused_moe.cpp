@@ -77,7 +77,7 @@ struct FusedMoe::Impl {
     std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
     std::optional<runtime::Workspace> workspace;
     // A plan's kernel reads rebased rows: the FP8 warpgroup-product kernels read both operands
-    // rebased (kernels::reads_rebased_activations), so these plans need the rebased weights too.
+    // rebased (kernels::reads_rebased_rows), so these plans need the rebased weights too.
     bool stage1_rebased = false, stage2_rebased = false;
     // The sort runs on `side` while the caller's stream quantises the activations (they are
     // independent): a captured graph holds them as parallel branches, one kernel less on the critical
@@ -105,8 +105,8 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         needs.act_mxfp8 = needs.act_mxfp8 || !stage1_wide;
         needs.stage1_wide = needs.stage1_wide || stage2_wide;
         needs.stage1_mxfp8 = needs.stage1_mxfp8 || !stage2_wide;
-        stage1_rebased = stage1_rebased || kernels::reads_rebased_activations(p.configs.stage1);
-        stage2_rebased = stage2_rebased || kernels::reads_rebased_activations(p.configs.stage2);
+        stage1_rebased = stage1_rebased || kernels::reads_rebased_rows(p.configs.stage1);
+        stage2_rebased = stage2_rebased || kernels::reads_rebased_rows(p.configs.stage2);
         needs.block_ms.insert(p.plan.block_m);
     }
     needs.act_rebased = stage1_rebased;
@@ -140,11 +140,11 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         require_buffer(p, what);
 
     const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
-    if (kernels::reads_rebased_activations(p.configs.stage1)) {
+    if (kernels::reads_rebased_rows(p.configs.stage1)) {
         require_buffer(a.w1_rebased, "w1_rebased (this bucket's stage 1 reads rebased weights)");
         require_buffer(a.w1_base, "w1_base (this bucket's stage 1 reads rebased weights)");
     }
-    if (kernels::reads_rebased_activations(p.configs.stage2)) {
+    if (kernels::reads_rebased_rows(p.configs.stage2)) {
         require_buffer(a.w2_rebased, "w2_rebased (this bucket's stage 2 reads rebased weights)");
         require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads rebased weights)");
     }

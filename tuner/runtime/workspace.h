@@ -21,7 +21,7 @@ struct WorkspaceNeeds {
     bool act_wide = false;      // a plan's stage 1 reads the wide layout (kernels::reads_wide_activations)
     bool stage1_mxfp8 = false;  // a plan's stage 2 reads MXFP8
     bool stage1_wide = false;   // a plan's stage 2 reads the wide layout
-    bool act_rebased = false;     // a plan's stage 1 reads rebased rows (kernels::reads_rebased_activations)
+    bool act_rebased = false;     // a plan's stage 1 reads rebased rows (kernels::reads_rebased_rows)
     bool stage1_rebased = false;  // a plan's stage 2 reads rebased rows
     std::set<int> block_ms;     // the sort blocks of the plans
 };
