@@ -14,8 +14,8 @@
 // and, for one thread a warpgroup, the products.
 //
 // Pipeline: kBuffers buffers (4, or 6 for 128-row tiles), chunk k + kBuffers - 2 copied while chunk
-// k's products run and chunk k + 1's copies land, one barrier a chunk. Warps = TILE_M / 16, one warpgroup per 64 rows over the tile's whole
-// width.
+// k's products run and chunk k + 1's copies land, one barrier a chunk. Warps = TILE_M / 16, one
+// warpgroup per 64 rows over the tile's whole width.
 #include "host_device.h"
 #include "memory.h"
 #include "mx_types.h"
@@ -47,7 +47,8 @@ struct MxMoeFp8WgmmaGemm {
     // accumulator sets (the chunk in flight and the one being added), 3 * TILE_N / 2 registers of
     // accumulators a thread: room for it up to 256 threads (255 registers), not at 512 (128).
     static constexpr bool kPromote = kThreads <= 256;
-    static_assert(kBuffers * kBufferBytes <= mx_shared_operand_buffers(true, TILE_M, TILE_N) * (TILE_M + TILE_N) * kMxSharedRowBytes,
+    static_assert(kBuffers * kBufferBytes <=
+                      mx_shared_operand_buffers(true, TILE_M, TILE_N) * (TILE_M + TILE_N) * kMxSharedRowBytes,
                   "the FP8 buffers fit the bf16 loop's");
     static_assert(kAhead >= 2, "two chunks ahead at least");
     // 16-byte units a thread copies per chunk: activation rows (8 units a row) and weight rows.
