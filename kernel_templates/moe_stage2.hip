@@ -10,12 +10,15 @@
 //   TILE_N   model_dim columns per CTA
 //   WARPS_M x WARPS_N, WARPS_K, PIPE, NON_TEMPORAL, MMA_PATH, SHARED_OPERANDS as in stage 1 (tile_k =
 //            128 * PIPE along inter_dim)
+//   WGMMA without SHARED_OPERANDS, FP8 path: the register-fed FP8 warpgroup products
+//            (common/moe_fp8_register_gemm.h), PIPE chunks of weights in flight a warp
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/lane_shuffle.h"
 #include "common/moe_args.h"
 #include "common/memory.h"
 #include "common/moe_gemm.h"
+#include "common/moe_fp8_register_gemm.h"
 #include "common/moe_fp8_wgmma_gemm.h"
 #include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
@@ -32,11 +35,14 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
 
+    // The grid walks the N tiles first for the shared-operand warpgroup kernels (kernels::n_tiles_fastest).
+    constexpr bool N_FASTEST = WGMMA && SHARED_OPERANDS;
+
     mx_test_break_entry();
-    const int row0 = mx_row_tile<WGMMA>() * TILE_M;
+    const int row0 = mx_row_tile<N_FASTEST>() * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
     const int expert = args.sorted_expert_ids[row0 / SORT_BM];
-    const int tile_n0 = mx_n_tile<WGMMA>() * TILE_N;
+    const int tile_n0 = mx_n_tile<N_FASTEST>() * TILE_N;
 
     __shared__ int act_row[TILE_M];  // stage-1 output row token*topk + slot, -1 for padding
     __shared__ int token_of_row[TILE_M];
@@ -138,6 +144,17 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         mx_wait_for_previous_grid();  // the activations are stage 1's output
         gemm.run(args.act, args.act_scale, act_row, w_rows, w_bases, tile_n0, K, dynamic_shared);
         epilogue(gemm);
+    } else if constexpr (WGMMA && MMA_PATH == 0) {
+        // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): the weights in the e4m3
+        // code as A from registers, 16 weight rows a warp; the rows rebased with interleaved words.
+        static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
+                      "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL> gemm;
+        // Launched to overlap stage 1's end: the weights do not depend on it.
+        gemm.start(w, ws, tile_n0, K);
+        mx_wait_for_previous_grid();
+        gemm.run(args.act, args.act_scale, act_row, K, dynamic_shared);
+        swapped_epilogue(gemm);
     } else if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, false> gemm;

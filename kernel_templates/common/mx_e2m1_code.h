@@ -47,6 +47,17 @@ MOETUNE_HD moetune_u32 mx_e2m1_coded_to_e4m3x4(moetune_u32 coded, int h) {
            (odd & 0x80008000u);
 }
 
+// The FP8 register-fed kernels' code (moe_fp8_register_gemm.h; a copy of the weights of its own,
+// tuner/formats/e2m1_code.h): word h (0, 1) of a coded word w is four e4m3fn bytes, byte j = element
+// 4h + j times 2^-6 (sign at bit 7, the e2m1 exponent and mantissa bits at 4..2: an e4m3 exponent
+// field 0..3 is the e2m1 one, subnormals included), out of one shift and one LOP3. Like the pair
+// code, its 32 equations are independent, so every word has exactly one code. The bf16 pairs' code
+// above takes ~11 operations for the same four bytes (mx_e2m1_coded_to_e4m3x4).
+#define MOETUNE_E2M1_E4M3_MASK 0x9C9C9C9Cu
+MOETUNE_HD moetune_u32 mx_e2m1_e4m3_decode(moetune_u32 w, int h) {
+    return (h == 0 ? w ^ (w >> 4) : w ^ (w << 2)) & MOETUNE_E2M1_E4M3_MASK;
+}
+
 // The encoder: column[i] is the code of the word with only bit i set; a word's code is the XOR of
 // the columns of its set bits.
 struct MxE2m1Code {

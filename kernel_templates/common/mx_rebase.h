@@ -18,6 +18,11 @@ MOETUNE_HD unsigned char mx_e4m3_rebase(unsigned char b, int k) {
     return mx_float_to_e4m3fn(down);
 }
 
+// The interleaved order of a rebased row (the register-fed FP8 kernels, moe_fp8_register_gemm.h):
+// stored word p (0..7) of each 32-byte block holds the block's word 0, 2, 4, 6, 1, 3, 5, 7 -- the
+// k order of their products' fragments (mma_fp8.h).
+MOETUNE_HD constexpr int mx_interleaved_source_word(int p) { return p < 4 ? 2 * p : 2 * (p - 4) + 1; }
+
 // Rebased weights: what the FP8 warpgroup-product kernels read instead of the coded MXFP4 weights
 // (mx_e2m1_code.h): per weight row one e8m0 base, its largest block scale, and the row's elements
 // as e4m3 of value * 2^(scale - base) in plain row order ([rows, K]), so that the kernels copy both

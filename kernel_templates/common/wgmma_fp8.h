@@ -41,4 +41,45 @@ __device__ inline void mx_wgmma_e4m3_m64k32(float (&d)[N / 2], moetune_u64 a, mo
     }
 }
 
+// A from registers (the register-fed FP8 kernels, moe_fp8_register_gemm.h): warp w of the warpgroup
+// gives rows 16w.. of A, lane (g, t) a[0] = row g, k 4t..4t+3; a[1] = row g + 8, the same k; a[2],
+// a[3] = those rows at k 16 + 4t..16 + 4t + 3 (4 e4m3 a register, byte i = k + i), the fragment of
+// mma.m16n8k32. B (N x 32 e4m3, K-major) from shared memory; d = A * B (accumulate 0) or d += A * B.
+// N is the tile's token rows: 8, 16 or 32.
+#define MX_WGMMA_E4M3_REGISTER_A(N, D, A, B, P)                                                 \
+    "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, " P ", 0;\n"                          \
+    "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32.e4m3.e4m3 " D ", " A ", " B ", accumulate, 1, 1;\n}\n"
+__device__ inline void mx_wgmma_e4m3_rs_m64n8k32(float (&d)[4], const moetune_u32 (&a)[4], moetune_u64 b,
+                                                 int accumulate) {
+    asm volatile(MX_WGMMA_E4M3_REGISTER_A(8, "{%0, %1, %2, %3}", "{%4, %5, %6, %7}", "%8", "%9")
+                 : MX_WGMMA_ACCUMULATORS_4(d, 0)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
+}
+__device__ inline void mx_wgmma_e4m3_rs_m64n16k32(float (&d)[8], const moetune_u32 (&a)[4], moetune_u64 b,
+                                                  int accumulate) {
+    asm volatile(MX_WGMMA_E4M3_REGISTER_A(16, "{%0, %1, %2, %3, %4, %5, %6, %7}", "{%8, %9, %10, %11}", "%12", "%13")
+                 : MX_WGMMA_ACCUMULATORS_8(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
+}
+__device__ inline void mx_wgmma_e4m3_rs_m64n32k32(float (&d)[16], const moetune_u32 (&a)[4], moetune_u64 b,
+                                                  int accumulate) {
+    asm volatile(MX_WGMMA_E4M3_REGISTER_A(32,
+                                          "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}",
+                                          "{%16, %17, %18, %19}", "%20", "%21")
+                 : MX_WGMMA_ACCUMULATORS_16(d)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
+}
+#undef MX_WGMMA_E4M3_REGISTER_A
+
+template <int N>
+__device__ inline void mx_wgmma_e4m3_rs_m64k32(float (&d)[N / 2], const moetune_u32 (&a)[4], moetune_u64 b,
+                                               int accumulate) {
+    if constexpr (N == 8) mx_wgmma_e4m3_rs_m64n8k32(d, a, b, accumulate);
+    else if constexpr (N == 16) mx_wgmma_e4m3_rs_m64n16k32(d, a, b, accumulate);
+    else {
+        static_assert(N == 32, "register-fed FP8 warpgroup products are 8, 16 or 32 wide here");
+        mx_wgmma_e4m3_rs_m64n32k32(d, a, b, accumulate);
+    }
+}
+
 #endif

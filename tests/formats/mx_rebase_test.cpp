@@ -79,6 +79,14 @@ TEST_CASE("rebase_mxfp8 keeps each row's largest scale and the values within e4m
     CHECK(exact > int(x.size()) / 2);
     std::vector<uint8_t> short_bases(rows - 1);
     CHECK_THROWS(rebase_mxfp8(values, scales, rows, cols, rebased, short_bases));
+
+    // Interleaved words: the same bytes, each block's words in the fragments' order 0 2 4 6 1 3 5 7.
+    std::vector<uint8_t> interleaved(x.size());
+    rebase_mxfp8(values, scales, rows, cols, interleaved, bases, true);
+    const int order[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+    for (std::size_t block = 0; block < x.size(); block += kMxBlock)
+        for (int p = 0; p < 8; ++p)
+            for (int b = 0; b < 4; ++b) CHECK(interleaved[block + 4 * p + b] == rebased[block + 4 * order[p] + b]);
 }
 
 // The kernel layout's coded FP4 words, rebased per row, give back every weight (within e4m3 rounding

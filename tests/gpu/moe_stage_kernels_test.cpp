@@ -59,9 +59,9 @@ std::vector<uint16_t> wide_of(const data::MxfpMatrix& m) {
 struct Rebased {
     std::vector<uint8_t> values, bases;
 };
-Rebased rebased_of(const data::MxfpMatrix& m) {
+Rebased rebased_of(const data::MxfpMatrix& m, bool interleave_words = false) {
     Rebased r{std::vector<uint8_t>(m.values.size()), std::vector<uint8_t>(static_cast<size_t>(m.rows))};
-    formats::rebase_mxfp8(m.values, m.scales, m.rows, m.cols, r.values, r.bases);
+    formats::rebase_mxfp8(m.values, m.scales, m.rows, m.cols, r.values, r.bases, interleave_words);
     return r;
 }
 
@@ -97,11 +97,19 @@ struct Problem {
     std::vector<uint16_t> act_wide = wide_of(act), act2_wide = wide_of(act2);
     // And what kernels that read rebased rows get as act and act_scale.
     Rebased act_rebased = rebased_of(act), act2_rebased = rebased_of(act2);
+    // And the register-fed FP8 kernels (kernels::reads_interleaved_rows).
+    Rebased act2_interleaved = rebased_of(act2, true);
 
     std::vector<uint8_t> w1() const { return layout(weights.w1, formats::WeightRole::gate_up, false); }
     std::vector<uint8_t> w1_scale() const { return layout(weights.w1_scale, formats::WeightRole::gate_up, true); }
     std::vector<uint8_t> w2() const { return layout(weights.w2, formats::WeightRole::down, false); }
     std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
+    // w2's values in the e4m3 code (kernels::WeightCopy::e4m3_coded_fp4).
+    std::vector<uint8_t> w2_e4m3_coded() const {
+        return formats::lay_out_values(formats::WeightLayout::mma_k128, formats::WeightRole::down,
+                                       {shape.experts, shape.model_dim, shape.inter_dim}, weights.w2,
+                                       formats::e2m1_e4m3_code());
+    }
     // The kernel layout rebased (values, bases), for kernels that read rebased rows.
     Rebased w1_rebased() const { return rebased_weights(w1(), w1_scale(), shape.experts * 2 * shape.inter_dim, shape.model_dim); }
     Rebased w2_rebased() const { return rebased_weights(w2(), w2_scale(), shape.experts * shape.model_dim, shape.inter_dim); }
@@ -222,11 +230,20 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
     const bool rebased = kernels::reads_rebased_rows(c);
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act2_rebased.values : p.act2.values)),
-        act_scale(std::span<const uint8_t>(rebased ? p.act2_rebased.bases : p.act2.scales));
+    const Rebased& rows = kernels::reads_interleaved_rows(c) ? p.act2_interleaved : p.act2_rebased;
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? rows.values : p.act2.values)),
+        act_scale(std::span<const uint8_t>(rebased ? rows.bases : p.act2.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));
-    const Rebased w2r = rebased ? p.w2_rebased() : Rebased{};
-    const auto w2 = rebased ? w2r.values : p.w2(), w2s = rebased ? w2r.bases : p.w2_scale();
+    std::vector<uint8_t> w2, w2s;
+    switch (kernels::weight_copy(c)) {
+        case kernels::WeightCopy::coded_fp4: w2 = p.w2(), w2s = p.w2_scale(); break;
+        case kernels::WeightCopy::rebased_e4m3: {
+            Rebased w2r = p.w2_rebased();
+            w2 = std::move(w2r.values), w2s = std::move(w2r.bases);
+            break;
+        }
+        case kernels::WeightCopy::e4m3_coded_fp4: w2 = p.w2_e4m3_coded(), w2s = p.w2_scale(); break;
+    }
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
     const size_t out_rows = size_t(p.shape.tokens) * (atomic ? 1 : p.shape.topk);
@@ -305,6 +322,14 @@ KernelConfig with_shared_operands(KernelConfig c, bool wgmma = false) {
 KernelConfig with_fp8_warpgroups(KernelConfig c) {
     c = with_shared_operands(c, true);
     c.mma = kernels::MmaPath::fp8;
+    return c;
+}
+
+// Register-fed FP8 warpgroup products (_wgmma without _smem, stage 2): one warp per 16 weight rows.
+KernelConfig with_register_fed_warpgroups(KernelConfig c) {
+    c.mma = kernels::MmaPath::fp8;
+    c.wgmma = true;
+    c.warps = c.tile_n / 16;
     return c;
 }
 
@@ -389,7 +414,7 @@ TEST_CASE("stage-2 kernels match the reference", "[gpu][kernels]") {
 }
 
 // Shared operands (_smem, and _wgmma on sm_90a, also with two warpgroups side by side and swapped,
-// and FP8 warpgroup products on rebased activations):
+// and FP8 warpgroup products on rebased activations), and the register-fed FP8 warpgroup products:
 // 4, 8 and 16 warps, tiles of 32..256 rows (mostly padding rows here, which must stay out of the sums), 64..256
 // columns, both epilogues of each stage, a half sort block; with ordinary scales (the fast
 // widening) and large ones (the exact paths, taken per chunk). Large scales are judged by the row
@@ -430,7 +455,13 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_shared_operands(stage2(32, 256, 128, 16, false, Stage2Mode::atomic, 64), true),
         with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 128)),
         with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
-        with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0))};
+        with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0)),
+        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2 or 4 chunks in
+        // flight, both epilogues, a half sort block.
+        with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
+        with_register_fed_warpgroups(stage2(16, 128, 512, 8, true, Stage2Mode::atomic, 32)),
+        with_register_fed_warpgroups(stage2(32, 256, 256, 16, false, Stage2Mode::reduce, 0)),
+        with_register_fed_warpgroups(stage2(32, 64, 512, 4, true, Stage2Mode::atomic, 64))};
     for (const bool large_scales : {false, true}) {
         const Problem& p = problem(large_scales);
         INFO("large scales " << large_scales);

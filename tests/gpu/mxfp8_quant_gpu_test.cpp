@@ -125,15 +125,19 @@ TEST_CASE("GPU widening of MXFP8 equals the CPU's", "[gpu][quant]") {
 }
 
 // The rebased rows the FP8 _wgmma kernels read (mxfp8_rebase.hip), bit for bit the CPU's, on rows
-// whose blocks span 40 binades (so most rows rebase blocks far below their largest) and hold NaNs.
+// whose blocks span 40 binades (so most rows rebase blocks far below their largest) and hold NaNs;
+// in element order and with the register-fed kernels' interleaved words.
 TEST_CASE("GPU rebasing of MXFP8 equals the CPU's", "[gpu][quant]") {
-    for (const auto& [rows, cols] : {std::pair{64, 2304}, std::pair{37, 5120}}) {
+    for (const auto& [rows, cols] : {std::pair{64, 2304}, std::pair{37, 5120}})
+    for (const bool interleave : {false, true}) {
+        INFO("interleaved " << interleave);
         const data::MxfpMatrix m =
             data::quantize_mxfp8_matrix(awkward_rows(rows, cols), rows, cols, ActivationScales::mxfp8);
         std::vector<uint8_t> rebased(m.values.size()), bases(static_cast<std::size_t>(rows));
-        formats::rebase_mxfp8(m.values, m.scales, rows, cols, rebased, bases);
+        formats::rebase_mxfp8(m.values, m.scales, rows, cols, rebased, bases, interleave);
         const gpu::Stream stream;
-        const data::DeviceRebasedMatrix gpu_rebased = data::rebase_mxfp8_gpu(test::data_kernels(), data::upload(m), stream);
+        const data::DeviceRebasedMatrix gpu_rebased =
+            data::rebase_mxfp8_gpu(test::data_kernels(), data::upload(m), stream, interleave);
         stream.synchronize();
         CHECK(first_difference(bases, gpu_rebased.bases.download(), "bases") == "");
         CHECK(first_difference(rebased, gpu_rebased.values.download(), "values") == "");

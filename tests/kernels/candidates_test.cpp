@@ -82,7 +82,7 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
 
 TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide "
           "tiles, 256-row sort blocks and 16 warps only as wgmma warpgroups") {
-    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0, bounded = 0;
+    std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0, bounded = 0, register_fed = 0;
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         for (const KernelConfig& c : search_space(stage)) {
             INFO(kernel_name(c));
@@ -114,6 +114,11 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
                 ++bounded;
             }
             if (c.stage == Stage::down && !c.wgmma) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
+            if (register_fed_wgmma(c)) {  // stage 2, streaming loads, where weights stream
+                CHECK((c.stage == Stage::down && c.mma == MmaPath::fp8 && c.nontemporal_weights));
+                CHECK(sort_block_m(c) <= 32);
+                ++register_fed;
+            }
             if (sort_block_m(c) == 256 || c.warps == 16) {
                 CHECK(c.wgmma);
                 ++warpgroup_tiles;
@@ -125,11 +130,12 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(reduce > 0);
     CHECK(warpgroup_tiles > 0);
     CHECK(bounded > 0);
+    CHECK(register_fed == 18);  // 16/32 x 64/128/256 rows, 2 or 4 chunks ahead, _sbm32 on 16-row tiles
     CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18);
 }
 
-TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 plus _smem and _occ") {
+TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         const std::vector<KernelConfig> fp8 = search_space(stage, {MmaPath::fp8});
         const std::vector<KernelConfig> bf16 = search_space(stage, {MmaPath::bf16});
@@ -137,7 +143,10 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         std::vector<KernelConfig> bf16_plain, bf16_shared, bf16_bounded, fp8_plain, fp8_shared;
         for (const KernelConfig& c : bf16)
             (c.shared_operands ? bf16_shared : c.min_workgroups ? bf16_bounded : bf16_plain).push_back(c);
-        for (const KernelConfig& c : fp8) (c.shared_operands ? fp8_shared : fp8_plain).push_back(c);
+        std::vector<KernelConfig> fp8_register_fed;  // FP8 only: no bf16 twin
+        for (const KernelConfig& c : fp8)
+            (c.shared_operands ? fp8_shared : register_fed_wgmma(c) ? fp8_register_fed : fp8_plain).push_back(c);
+        CHECK(fp8_register_fed.empty() == (stage == Stage::gate_up));
         CHECK_FALSE(bf16_bounded.empty());  // the occupancy bound: on the bf16 path only
         REQUIRE(bf16_plain.size() == fp8_plain.size());
         REQUIRE(both.size() == fp8.size() + bf16.size());

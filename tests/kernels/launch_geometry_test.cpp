@@ -27,6 +27,14 @@ TEST_CASE("register-fed kernels walk the row tiles first, _wgmma kernels the N t
     CHECK(w.grid.y == 20480 / 128 + 96);
     CHECK(w.block.x == 8 * 32);
 
+    // Register-fed warpgroup products stream weights like the register-fed loop: row tiles first.
+    const KernelConfig register_fed = parse("moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_nt_wgmma");
+    const LaunchGeometry r = launch_geometry(register_fed, shape);
+    CHECK_FALSE(n_tiles_fastest(register_fed));
+    CHECK(r.grid.x == 20480 / 16 + 96);
+    CHECK(r.grid.y == 5120 / 128);
+    CHECK(r.block.x == 8 * 32);
+
     const KernelConfig stage1 = parse("moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8");
     const LaunchGeometry s1 = launch_geometry(stage1, shape);
     CHECK(s1.grid.x == 2 * 2304 / 128);

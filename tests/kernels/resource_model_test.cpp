@@ -168,4 +168,10 @@ TEST_CASE("shared operands: two buffers, three for 128-row wgmma tiles that fit"
     // 256 rows: a third buffer of 96 KB would not fit.
     CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_mbf16_gui")) ==
           2 * 256 * (256 + 128) + 1024);
+    // Register-fed FP8 warpgroup products: the 16-warp 32-row tile fits its share (ptxas: 128, no spill).
+    CHECK(estimate_resources(parse("moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic_w16_nt_wgmma")).registers_per_thread <=
+          128);
+    // Their shared memory: two windows of 8 chunks of the tile's rows (MxMoeFp8RegisterGemm).
+    CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_nt_wgmma")) == 2 * 8 * 16 * 128 + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t32x64x256_atomic_w4_nt_wgmma")) == 2 * 8 * 32 * 128 + 1024);
 }

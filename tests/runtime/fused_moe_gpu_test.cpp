@@ -55,7 +55,8 @@ FusedMoeOptions options() {
 // two 16-row stage-2 tiles; bucket 16 quantises separately and then widens the result for a stage 2
 // that reads pre-widened activations; bucket 64 quantises separately and reduces; on sm_90a,
 // bucket 128 runs the FP8 warpgroup-product kernels on rebased rows (weights rebased by the
-// caller, activations inside run). Other buckets: the default (whose bf16-path kernels read
+// caller, activations inside run), and bucket 32 a register-fed FP8 warpgroup stage 2 (w2 in the
+// e4m3 code from the caller, rows rebased with interleaved words inside run). Other buckets: the default (whose bf16-path kernels read
 // widened activations, stage 1 writing them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
 
@@ -76,7 +77,9 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
                                  ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
                                  "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,64,0,,"
                                  "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n"
+                                 "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n" +
+                                 key + "32" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_nt_wgmma,,,0,0,0,,\n"
                            : std::string());
 }
 
@@ -106,6 +109,8 @@ struct Setup {
                                  {rebased.w1.data(), rebased.w1_scale.data(), rebased.w2.data(),
                                   rebased.w2_scale.data()},
                                  stream.native(), options());
+        w2_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w2);
+        FusedMoe::code_weights_e4m3(small_shape(), logical.w2.data(), w2_e4m3_coded.data(), stream.native(), options());
         const std::string path = (table_dir / "tuned.csv").string();
         std::ofstream(path) << tuned_table(gpu::device_info(gpu::current_device()));
         moe = std::make_unique<FusedMoe>(small_shape(), TunedTables::load({path}), options());
@@ -117,6 +122,7 @@ struct Setup {
     data::DeviceMoeWeights logical;
     data::DeviceMoeWeights laid_out;
     data::DeviceMoeWeights rebased;  // rebased rows in w1/w2, their bases in w1_scale/w2_scale
+    gpu::DeviceBuffer<uint8_t> w2_e4m3_coded;
     test::TempDir table_dir;
     std::unique_ptr<FusedMoe> moe;
 };
@@ -158,7 +164,7 @@ struct Call {
         const data::DeviceMoeWeights& r = setup().rebased;
         return {routing.tokens, hidden.data(), routing.ids.data(), routing.weights.data(), w.w1.data(),
                 w.w1_scale.data(), w.w2.data(), w.w2_scale.data(), out.data(), r.w1.data(),
-                r.w1_scale.data(), r.w2.data(), r.w2_scale.data()};
+                r.w1_scale.data(), r.w2.data(), r.w2_scale.data(), setup().w2_e4m3_coded.data()};
     }
 
     std::vector<float> output() const {
@@ -186,10 +192,12 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
           "[gpu][runtime]") {
     FusedMoe& moe = *setup().moe;
     const bool fp8 = has_fp8_row(gpu::device_info(gpu::current_device()));
-    const std::map<int, bool> tuned_at = {{1, false}, {5, true}, {12, true}, {64, true}, {100, fp8}, {300, false}};
+    const std::map<int, bool> tuned_at = {{1, false},   {5, true}, {12, true}, {20, fp8},
+                                          {64, true},   {100, fp8}, {300, false}};
     moe.prepare(300);
     CHECK(moe.prepared_tokens() == 300);
     CHECK(moe.reads_rebased_weights() == fp8);
+    CHECK(moe.reads_e4m3_coded_weights() == fp8);
     for (const auto& [tokens, tuned] : tuned_at) {
         const KernelPlan plan = moe.plan(tokens);
         INFO(tokens << " tokens: " << plan.kernel_name1 << " + " << plan.kernel_name2 << " from " << plan.source);
@@ -209,6 +217,11 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
         FusedMoeArgs args = call.args();
         args.w1_rebased = nullptr;
         CHECK_THROWS_WITH(moe.run(args, setup().stream.native()), Catch::Matchers::ContainsSubstring("w1_rebased"));
+        Call register_fed(20);
+        FusedMoeArgs without_code = register_fed.args();
+        without_code.w2_e4m3_coded = nullptr;
+        CHECK_THROWS_WITH(moe.run(without_code, setup().stream.native()),
+                          Catch::Matchers::ContainsSubstring("w2_e4m3_coded"));
     }
 }
 
@@ -216,7 +229,7 @@ TEST_CASE("FusedMoe::run captured in a graph gives the eager output on every rep
     FusedMoe& moe = *setup().moe;
     const gpu::Stream& stream = setup().stream;
     moe.prepare(300);
-    for (int tokens : {5, 64, 300}) {
+    for (int tokens : {5, 20, 64, 300}) {
         INFO(tokens << " tokens: " << moe.plan(tokens).kernel_name2);
         Call call(tokens);
         moe.run(call.args(), stream.native());

@@ -31,14 +31,16 @@ MoeShapeKey shape_key(const data::MoeShape& s) {
 }
 
 // The expert weights in the kernels' layout: generated logical on the GPU, then laid out by the
-// library's own entry point, as a user of libmoetune would.
+// library's own entry points, as a user of libmoetune would.
 struct KernelLayoutWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_scale, w2, w2_scale;
     gpu::DeviceBuffer<uint8_t> w1_rebased, w1_base, w2_rebased, w2_base;  // for the plans that read them
+    gpu::DeviceBuffer<uint8_t> w2_e4m3_coded;                             // likewise
 };
 
+// e4m3_coded: also w2's values in the e4m3 code (a plan of either arm reads them).
 KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, const FusedMoeOptions& options,
-                                 const gpu::Stream& stream) {
+                                 const gpu::Stream& stream, bool e4m3_coded) {
     const rtc::KernelCache cache(runtime::cache_dir(options));
     const data::DataKernels data_kernels(&cache);
     const data::DeviceMoeWeights logical = data::generate_synthetic_weights_gpu(data_kernels, shape, seed, stream);
@@ -49,6 +51,11 @@ KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, con
                               {logical.w1.data(), logical.w1_scale.data(), logical.w2.data(), logical.w2_scale.data()},
                               {out.w1.data(), out.w1_scale.data(), out.w2.data(), out.w2_scale.data()},
                               stream.native(), options);
+    if (e4m3_coded) {
+        out.w2_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w2);
+        FusedMoe::code_weights_e4m3(shape_key(shape), logical.w2.data(), out.w2_e4m3_coded.data(), stream.native(),
+                                    options);
+    }
     return out;
 }
 
@@ -71,15 +78,14 @@ struct ShapeBench::State {
     data::MoeShape shape;
     BenchSettings settings;
     const gpu::Stream& stream;
-    KernelLayoutWeights weights;
     std::array<FusedMoe, 2> arms;  // [0] default (no table), [1] tuned
+    KernelLayoutWeights weights;   // made once the arms are prepared: the copies their plans read
 
     State(const data::MoeShape& s, const TunedTables& tables, const BenchSettings& b, const FusedMoeOptions& options,
           const gpu::Stream& st)
         : shape(s),
           settings(b),
           stream(st),
-          weights(make_weights(s, b.seed, options, st)),
           arms{FusedMoe(shape_key(s), TunedTables(), options), FusedMoe(shape_key(s), tables, options)} {}
 };
 
@@ -90,6 +96,9 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     options.overlap_launches = settings.overlap_launches;
     state_ = std::make_unique<State>(shape, tables, settings, options, stream);
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
+    const bool e4m3_coded =
+        std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_e4m3_coded_weights(); });
+    state_->weights = make_weights(shape, settings.seed, options, stream, e4m3_coded);
     if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_rebased_weights(); }))
         add_rebased_weights(state_->weights, shape, options, stream);
 }
@@ -122,6 +131,7 @@ BucketBench ShapeBench::run(int tokens) {
         a.w1_base = st.weights.w1_base.data();
         a.w2_rebased = st.weights.w2_rebased.data();
         a.w2_base = st.weights.w2_base.data();
+        a.w2_e4m3_coded = st.weights.w2_e4m3_coded.data();
         a.out = outs[arm].data();
         return a;
     };

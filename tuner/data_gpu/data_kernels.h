@@ -34,8 +34,10 @@ inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, 
 inline constexpr const char* kQuantBf16Wide = "mxfp8_quant_wide<256>";
 // mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed and _wgmma kernels.
 inline constexpr const char* kWiden = "mxfp8_widen<256>";
-// mxfp8_rebase<threads>: MXFP8 -> rebased rows (common/mx_rebase.h) of the FP8 _wgmma kernels; a warp per row.
-inline constexpr const char* kRebase = "mxfp8_rebase<256>";
+// mxfp8_rebase<threads, interleave>: MXFP8 -> rebased rows (common/mx_rebase.h) of the FP8 _wgmma kernels; a warp per row.
+inline constexpr const char* kRebase = "mxfp8_rebase<256, false>";
+// The same with each 32-byte block's words interleaved (the register-fed FP8 _wgmma kernels').
+inline constexpr const char* kRebaseInterleaved = "mxfp8_rebase<256, true>";
 // reference_moe.hip: 64x64 output tiles (so the reference sorts with block_m 64), k tiles of 32.
 inline constexpr int kGemmTileM = 64;
 inline constexpr int kGemmTileN = 64;

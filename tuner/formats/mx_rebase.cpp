@@ -11,7 +11,7 @@
 namespace moetune::formats {
 
 void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
-                  std::span<uint8_t> rebased, std::span<uint8_t> bases) {
+                  std::span<uint8_t> rebased, std::span<uint8_t> bases, bool interleave_words) {
     const std::size_t n = std::size_t(rows) * cols, blocks = std::size_t(cols) / kMxBlock;
     if (rows < 0 || cols % kMxBlock != 0 || values.size() != n || rebased.size() != n ||
         scales.size() != std::size_t(rows) * blocks || bases.size() != std::size_t(rows))
@@ -21,8 +21,17 @@ void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scal
         const uint8_t* s = scales.data() + r * blocks;
         const uint8_t base = blocks ? *std::max_element(s, s + blocks) : 0;
         bases[r] = base;
-        for (std::size_t i = std::size_t(r) * cols; i < std::size_t(r + 1) * cols; ++i)
-            rebased[i] = mx_e4m3_rebase(values[i], int(base) - int(s[(i % cols) / kMxBlock]));
+        for (std::size_t i = std::size_t(r) * cols; i < std::size_t(r + 1) * cols; ++i) {
+            // Element i goes to its block's stored word p where mx_interleaved_source_word(p) is its word.
+            std::size_t to = i;
+            if (interleave_words) {
+                const int word = int(i % kMxBlock) / 4;
+                int p = 0;
+                while (mx_interleaved_source_word(p) != word) ++p;
+                to = i - i % kMxBlock + std::size_t(4 * p) + i % 4;
+            }
+            rebased[to] = mx_e4m3_rebase(values[i], int(base) - int(s[(i % cols) / kMxBlock]));
+        }
     }
 }
 

@@ -7,9 +7,10 @@
 namespace moetune::formats {
 
 // values [rows, cols] e4m3fn and scales [rows, cols/32] e8m0 -> rebased [rows, cols] e4m3fn and
-// bases [rows] e8m0 (each row's largest scale).
+// bases [rows] e8m0 (each row's largest scale); interleave_words: each 32-byte block's words in
+// the order of mx_interleaved_source_word (the register-fed FP8 kernels').
 void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
-                  std::span<uint8_t> rebased, std::span<uint8_t> bases);
+                  std::span<uint8_t> rebased, std::span<uint8_t> bases, bool interleave_words = false);
 
 // Weights in the kernel layout (formats::WeightLayout::mma_k128: coded values [rows/8][K/128][512
 // bytes], scales [rows, K/32]) -> rebased rows [rows, K] e4m3fn and bases [rows] e8m0

@@ -125,11 +125,11 @@ std::string_view to_string(WeightLayout layout) {
 }
 
 std::vector<uint8_t> lay_out_values(WeightLayout layout, WeightRole role, const ExpertWeightDims& dims,
-                                    std::span<const uint8_t> packed) {
+                                    std::span<const uint8_t> packed, const MxE2m1Code& code) {
     check_dims(dims, packed.size(), size_t(dims.cols / 2), "lay_out_values");
     const Permutation p = value_permutation(layout, role, dims);
     std::vector<uint8_t> out = permute_dims(packed, p.shape, p.order);
-    if (layout == WeightLayout::mma_k128) encode_e2m1_words(out);  // the kernels' code (mx_e2m1_code.h)
+    if (layout == WeightLayout::mma_k128) encode_e2m1_words(out, code);  // the kernels' code (mx_e2m1_code.h)
     return out;
 }
 

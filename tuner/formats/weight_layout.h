@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/e2m1_code.h"
+
 namespace moetune::formats {
 
 enum class WeightLayout {
@@ -40,8 +42,10 @@ struct ExpertWeightDims {
 
 // packed: experts*rows*cols/2 fp4x2 bytes. Throws std::invalid_argument when the dims do not suit
 // the layout (e.g. aiter_a16w4 needs K % 256 == 0 and 16-row, for down scales 32-row, blocks).
+// mma_k128's words are in `code` (formats/e2m1_code.h): the kernel layout's, or e2m1_e4m3_code()
+// for the register-fed FP8 kernels' copy.
 std::vector<uint8_t> lay_out_values(WeightLayout layout, WeightRole role, const ExpertWeightDims& dims,
-                                    std::span<const uint8_t> packed);
+                                    std::span<const uint8_t> packed, const MxE2m1Code& code = e2m1_code());
 // scales: experts*rows*cols/32 e8m0 bytes.
 std::vector<uint8_t> lay_out_scales(WeightLayout layout, WeightRole role, const ExpertWeightDims& dims,
                                     std::span<const uint8_t> scales);

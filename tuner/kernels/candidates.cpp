@@ -83,6 +83,14 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
     return c.wgmma || (sort_block_m(c) < 256 && c.warps <= 8);
 }
 
+// The register-fed FP8 warpgroup kernels (stage 2) decode the weights they stream: where weights
+// stream, with streaming loads. (Their 32-row tiles under 64-row sort blocks, to pair with the 64-row
+// stage-1 tiles from 512 tokens, measured 461 us at 512 tokens against 289 under 32-row blocks: the
+// second tile of a block is mostly padding and streams every weight all the same.)
+bool register_fed_wgmma_in_regime(const KernelConfig& c) {
+    return !register_fed_wgmma(c) || (streams_weights(sort_block_m(c)) && c.nontemporal_weights);
+}
+
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
@@ -103,7 +111,8 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
 //  - non-temporal weight loads on/off;
 //  - shared operands (_smem) on/off: on the bf16 path at tile_k 128, sort blocks of 32 and more;
 //    with them Hopper warpgroup products (_wgmma) on/off (64-256-row tiles, and swapped 32-row
-//    ones whose warpgroups hold the weights' rows; sm_90a);
+//    ones whose warpgroups hold the weights' rows; sm_90a); without them on the FP8 path, stage 2,
+//    16- and 32-row tiles where weights stream: register-fed warpgroup products;
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);
@@ -139,8 +148,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     std::erase_if(space, [](const KernelConfig& c) {
         return config_error(c) || !warp_grid(c) || !streaming_knobs_in_regime(c) || !plain_if_reduce(c) ||
                !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !occupancy_bound_in_regime(c) ||
-               !shared_operands_in_regime(c) ||
-               !warpgroup_tiles_only(c);
+               !shared_operands_in_regime(c) || !warpgroup_tiles_only(c) || !register_fed_wgmma_in_regime(c);
     });
     return space;
 }

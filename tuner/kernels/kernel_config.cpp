@@ -19,7 +19,7 @@ bool is_power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 constexpr int kMaxTileN = 512;
 constexpr int kMaxWarps = 16;
 
-// Whether the WGMMA loop (kernel_templates/common/moe_shared_gemm.h) builds this tile: shared operands, 64-256
+// Whether the shared-operand WGMMA loop (kernel_templates/common/moe_shared_gemm.h) builds this tile: shared operands, 64-256
 // columns, and either warpgroups of 64 rows (one per 64 rows, or two side by side on 256-wide tiles) or, swapped,
 // one warp per 16 weight rows over at most 8 tile_m of them, without the fused MXFP8 output.
 bool wgmma_tile_builds(const KernelConfig& c) {
@@ -41,13 +41,20 @@ bool reads_wide_activations(const KernelConfig& c) {
     return c.mma == MmaPath::bf16 && (!c.shared_operands || c.wgmma);
 }
 
-bool reads_rebased_rows(const KernelConfig& c) {
-    return c.mma == MmaPath::fp8 && c.shared_operands && c.wgmma;
+bool register_fed_wgmma(const KernelConfig& c) { return c.wgmma && !c.shared_operands; }
+
+bool reads_rebased_rows(const KernelConfig& c) { return c.mma == MmaPath::fp8 && c.wgmma; }
+
+bool reads_interleaved_rows(const KernelConfig& c) { return reads_rebased_rows(c) && register_fed_wgmma(c); }
+
+WeightCopy weight_copy(const KernelConfig& c) {
+    if (!reads_rebased_rows(c)) return WeightCopy::coded_fp4;
+    return register_fed_wgmma(c) ? WeightCopy::e4m3_coded_fp4 : WeightCopy::rebased_e4m3;
 }
 
 bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }
 
-bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma; }
+bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma && c.shared_operands; }
 
 int warp_n_granule(const KernelConfig& c) {
     if (c.stage == Stage::down) return 8;
@@ -122,7 +129,12 @@ std::optional<std::string> config_error(const KernelConfig& c) {
           c.tile_n * 4 % (c.warps * 32) == 0))
         return "smem on the FP8 path needs wgmma with one warpgroup per 64 rows (tile_m / 16 warps), tile_n 64 or 128, "
                "and a whole weight vector per thread (tile_n >= tile_m / 2)";
-    if (c.wgmma && !wgmma_tile_builds(c))
+    if (register_fed_wgmma(c)) {
+        if (c.stage != Stage::down || c.mma != MmaPath::fp8 || (c.tile_m != 16 && c.tile_m != 32) || c.tile_n % 64 != 0 ||
+            c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk)
+            return "wgmma without smem (register-fed FP8 products) needs stage 2, the fp8 path, tile_m 16 or 32, "
+                   "tile_n a multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256 or 512";
+    } else if (c.wgmma && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "
                "32, the weights' rows in the warpgroups): tile_n / 16 warps, tile_n at most 8 tile_m, no fused fp8 "

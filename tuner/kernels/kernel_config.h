@@ -69,7 +69,8 @@ struct KernelConfig {
     // With shared operands: Hopper warpgroup products (wgmma, sm_90a) straight from shared memory,
     // issued asynchronously so the next chunk's widening overlaps them. One warp per 16 rows
     // (warps = tile_m / 16, whole warpgroups of 64 rows over the tile's width); 128-row tiles take a
-    // third buffer where it fits (kernels::dynamic_shared_bytes).                      token _wgmma
+    // third buffer where it fits (kernels::dynamic_shared_bytes). Without shared operands (FP8 path,
+    // stage 2): register-fed warpgroup products (register_fed_wgmma).                   token _wgmma
     bool wgmma = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
@@ -98,12 +99,29 @@ int stage_number(Stage s);  // 1 or 2
 // same rows in every warp, and its _wgmma kernels, which copy them into shared memory instead of
 // widening them (docs/kernel-design.md, "Pre-widened activations").
 bool reads_wide_activations(const KernelConfig& c);
-// Whether a kernel reads both operands rebased (kernel_templates/common/mx_rebase.h: e4m3 values
-// relative to one e8m0 base per row): its activations as act and act_scale instead of as MXFP8, and
-// its weights from the rebased copy of the kernel layout instead of the coded FP4 and block scales.
-// The FP8 warpgroup-product kernels (_smem_wgmma without _mbf16), whose products carry no per-block
-// scale.
+// Whether a kernel is register-fed FP8 warpgroup products (_wgmma without _smem, FP8 path, stage 2;
+// kernel_templates/common/moe_fp8_register_gemm.h): the FP4 weights decoded in registers as the A
+// operand, the tile's 16 or 32 rows as B.
+bool register_fed_wgmma(const KernelConfig& c);
+
+// Whether a kernel reads its activations rebased (kernel_templates/common/mx_rebase.h: e4m3 values
+// relative to one e8m0 base per row) as act and act_scale, instead of as MXFP8: the FP8 warpgroup
+// kernels, whose products carry no per-block activation scale. The register-fed ones read each
+// 32-byte block's words interleaved (0, 2, 4, 6, 1, 3, 5, 7: the k order of their fragments).
 bool reads_rebased_rows(const KernelConfig& c);
+bool reads_interleaved_rows(const KernelConfig& c);
+
+// The copy of the expert weights a kernel reads as w and w_scale. All are made from the same logical
+// weights, once, like the kernel layout (the library's caller gives those its plans need).
+enum class WeightCopy : int {
+    coded_fp4,       // the kernel layout (formats::WeightLayout::mma_k128): FP4 in the pairs code
+                     // (common/mx_e2m1_code.h) and the block scales
+    rebased_e4m3,    // its rebased copy (common/mx_rebase.h): e4m3 rows and a base each; the
+                     // shared-operand FP8 _wgmma kernels, which convert nothing
+    e4m3_coded_fp4,  // the kernel layout with FP4 in the e4m3 code (mx_e2m1_e4m3_decode), the same
+                     // block scales; the register-fed FP8 _wgmma kernels
+};
+WeightCopy weight_copy(const KernelConfig& c);
 
 // Whether a _wgmma kernel's tile is swapped (tile_m 16 or 32, below the warpgroup's 64 rows): the
 // weights are the A operand, 64 weight rows per warpgroup and one warp per 16, the tile's rows the

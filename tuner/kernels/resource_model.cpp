@@ -115,6 +115,13 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int pipe = c.tile_k / kKChunk;
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
+    if (register_fed_wgmma(c)) {
+        // The sums and two partial-sum sets (tile_m / 2 each), two A sets (8), 10 a chunk in flight
+        // (two weight vectors and two scale words), ~40 for addresses and the epilogue. ptxas (NVRTC
+        // sm_90a): 16 rows 79-100 at 2 chunks ahead, 118-130 at 4 (estimated 92, 112); 32 rows 128-164
+        // and 161-168 (116, 136; the 16-warp tiles fit 128, which the estimate must allow).
+        return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c), 40 + 3 * c.tile_m / 2 + 8 + 10 * pipe};
+    }
     if (c.shared_operands) {
         const int threads = 32 * c.warps;
         const int staged_acts = c.wgmma ? 0 : (8 * c.tile_m + threads - 1) / threads;
@@ -133,6 +140,9 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
 }
 
 int dynamic_shared_bytes(const KernelConfig& c) {
+    // Register-fed FP8 warpgroup products: two windows of 8 chunks of the tile's rows, 128 bytes each,
+    // and 1024 to align them (MxMoeFp8RegisterGemm::kSharedBytes).
+    if (register_fed_wgmma(c)) return 2 * 8 * c.tile_m * 128 + 1024;
     if (!c.shared_operands) return 0;
     // The template's own rule for the buffers (MxMoeSharedGemm::kSharedBytes); wgmma: 1024 more to
     // align them to the swizzle's 1024-byte period.

@@ -30,13 +30,24 @@ void require_wide_input(const StageLaunch& stage, const void* act_wide) {
                                     " reads pre-widened activations, but none were given (act_wide is null)");
 }
 
-// What the kernel reads as w and w_scale: the kernel layout, or its rebased copy.
+// What the kernel reads as w and w_scale (kernels::weight_copy): the kernel layout, its rebased copy,
+// or its values in the e4m3 code with the layout's scales.
 std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const uint8_t* w, const uint8_t* w_scale,
-                                                      const uint8_t* w_rebased, const uint8_t* w_base) {
-    if (!kernels::reads_rebased_rows(stage.config)) return {w, w_scale};
-    if (!w_rebased || !w_base)
-        throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads rebased weights, but none were given");
-    return {w_rebased, w_base};
+                                                      const uint8_t* w_rebased, const uint8_t* w_base,
+                                                      const uint8_t* w_e4m3_coded) {
+    switch (kernels::weight_copy(stage.config)) {
+        case kernels::WeightCopy::coded_fp4: return {w, w_scale};
+        case kernels::WeightCopy::rebased_e4m3:
+            if (!w_rebased || !w_base)
+                throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads rebased weights, but none were given");
+            return {w_rebased, w_base};
+        case kernels::WeightCopy::e4m3_coded_fp4:
+            if (!w_e4m3_coded)
+                throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                            " reads weights in the e4m3 code, but none were given");
+            return {w_e4m3_coded, w_scale};
+    }
+    throw std::logic_error("weight_input: unknown weight copy");
 }
 
 // What the kernel reads as act and act_scale: MXFP8 values and scales, or for a kernel that reads
@@ -52,7 +63,8 @@ ActivationInput activation_input(const StageLaunch& stage, const data::DataKerne
     if (!act_rebased || !act_base)
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     " reads rebased activations, but no scratch for them was given");
-    data::enqueue_rebase_mxfp8(data_kernels, act, act_scale, rows, cols, act_rebased, act_base, stream);
+    data::enqueue_rebase_mxfp8(data_kernels, act, act_scale, rows, cols, act_rebased, act_base, stream,
+                               kernels::reads_interleaved_rows(stage.config));
     return {act_rebased, act_base};
 }
 
@@ -69,7 +81,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
     const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
                                                 s.tokens, s.model_dim, stream);
-    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base);
+    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, nullptr);
     const MoeStage1Args args{in.act,
                              in.act_scale,
                              w1,
@@ -101,7 +113,7 @@ void enqueue_stage2(const StageLaunch& stage, const data::DataKernels& data_kern
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
     const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
                                                 s.tokens * s.topk, s.inter_dim, stream);
-    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base);
+    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded);
     const MoeStage2Args args{in.act, in.act_scale, w2, w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};

@@ -11,7 +11,8 @@
 //   rebased input     a kernel that reads rebased rows (kernels::reads_rebased_rows) gets its
 //                     MXFP8 input rebased first (mxfp8_rebase.hip) into scratch the caller gives
 //                     (act_rebased, act_base), part of the stage's sequence and of its time, and
-//                     reads the weights' rebased copy (made once, like the kernel layout)
+//                     reads the weights' copy it needs (kernels::weight_copy; made once, like the
+//                     kernel layout); the register-fed FP8 _wgmma kernels' rows are interleaved
 //   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
 //                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
@@ -54,7 +55,7 @@ struct Stage1Buffers {
     const uint8_t* w1_scale = nullptr;
     const uint8_t* w1_rebased = nullptr;  // the same rebased (common/mx_rebase.h: e4m3 [E*2*inter,
     const uint8_t* w1_base = nullptr;     // model_dim], bases [E*2*inter]): read instead when
-                                          // kernels::reads_rebased_rows(config)
+                                          // kernels::weight_copy(config) says so
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
@@ -76,7 +77,9 @@ struct Stage2Buffers {
     const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
     const uint8_t* w2_scale = nullptr;
     const uint8_t* w2_rebased = nullptr;  // the same rebased ([E*model_dim, inter], [E*model_dim]), read
-    const uint8_t* w2_base = nullptr;     // instead when kernels::reads_rebased_rows(config)
+    const uint8_t* w2_base = nullptr;     // instead when kernels::weight_copy(config) says so
+    const uint8_t* w2_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
+                                             // w2_scale when kernels::weight_copy(config) says so
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
     bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)

@@ -1,6 +1,7 @@
 #include "measure/shape_weights.h"
 
 #include "data_gpu/synthetic_inputs_gpu.h"
+#include "formats/e2m1_code.h"
 #include "measure/weight_layout_gpu.h"
 
 namespace moetune::measure {
@@ -26,6 +27,14 @@ const DeviceRebasedWeights& ShapeWeights::rebased(const HarnessKernels& harness_
     rebased_.emplace(rebase_weights_gpu(harness_kernels, shape_, kernel_layout_, stream));
     stream.synchronize();
     return *rebased_;
+}
+
+const data::DeviceMoeWeights& ShapeWeights::e4m3_coded(const HarnessKernels& harness_kernels,
+                                                       const gpu::Stream& stream) const {
+    if (e4m3_coded_) return *e4m3_coded_;
+    e4m3_coded_.emplace(lay_out_mma_k128_gpu(harness_kernels, shape_, logical_, stream, formats::e2m1_e4m3_code()));
+    stream.synchronize();
+    return *e4m3_coded_;
 }
 
 }  // namespace moetune::measure

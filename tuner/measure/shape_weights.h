@@ -1,7 +1,7 @@
 #pragma once
 // The synthetic expert weights of one shape (its expert sizes) and seed, resident on
 // the device in both layouts: logical for the reference kernels, mma_k128 for the candidates (and,
-// made at first use, that rebased for the FP8 warpgroup-product candidates).
+// made at first use, the copies the FP8 warpgroup-product candidates read: kernels::weight_copy).
 // DSv4.1-Flash: 2 x 1.7 GB, generated and permuted on the GPU in milliseconds.
 #include <cstdint>
 #include <optional>
@@ -29,6 +29,9 @@ public:
     // The kernel layout rebased (weight_rebase_gpu.h), made on `stream` at the first call, which
     // returns when it is complete.
     const DeviceRebasedWeights& rebased(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
+    // The kernel layout with its values in the e4m3 code (kernels::WeightCopy::e4m3_coded_fp4), made
+    // likewise.
+    const data::DeviceMoeWeights& e4m3_coded(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
 
 private:
     data::MoeShape shape_;
@@ -36,6 +39,7 @@ private:
     data::DeviceMoeWeights logical_;
     data::DeviceMoeWeights kernel_layout_;
     mutable std::optional<DeviceRebasedWeights> rebased_;
+    mutable std::optional<data::DeviceMoeWeights> e4m3_coded_;
 };
 
 }  // namespace moetune::measure

@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "formats/e2m1_code.h"
 
 namespace moetune::measure {
 namespace {
@@ -30,7 +29,8 @@ std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& d, bool scales)
 }
 
 void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role, const formats::ExpertWeightDims& d,
-                          bool scales, const uint8_t* logical, uint8_t* kernel_layout, const gpu::Stream& stream) {
+                          bool scales, const uint8_t* logical, uint8_t* kernel_layout, const gpu::Stream& stream,
+                          const MxE2m1Code& code) {
     using namespace harness_kernel_names;
     require(d.experts > 0 && d.rows > 0 && d.cols > 0 && d.cols % 32 == 0,
             "experts, rows and cols must be positive, cols a multiple of 32");
@@ -53,29 +53,31 @@ void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole rol
         const auto* src = reinterpret_cast<const unsigned*>(logical);
         auto* dst = reinterpret_cast<unsigned*>(kernel_layout);
         kernels.kernel(gate_up ? kFragmentsGateUp : kFragments)
-            .launch({grid, block}, stream, src, dst, rows, bytes, formats::e2m1_code());
+            .launch({grid, block}, stream, src, dst, rows, bytes, code);
     }
 }
 
 gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
                                                 const formats::ExpertWeightDims& d, bool scales,
-                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream) {
+                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream,
+                                                const MxE2m1Code& code) {
     require(logical.size() == weight_tensor_bytes(d, scales),
             "buffer of " + std::to_string(logical.size()) + " bytes does not match the dims");
     gpu::DeviceBuffer<uint8_t> out(logical.size());
-    lay_out_mma_k128_gpu(kernels, role, d, scales, logical.data(), out.data(), stream);
+    lay_out_mma_k128_gpu(kernels, role, d, scales, logical.data(), out.data(), stream, code);
     return out;
 }
 
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
-                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream) {
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream,
+                                            const MxE2m1Code& code) {
     using formats::WeightRole;
     const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
     const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
     data::DeviceMoeWeights out;
-    out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream);
+    out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream, code);
     out.w1_scale = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, logical.w1_scale, stream);
-    out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream);
+    out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream, code);
     out.w2_scale = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, true, logical.w2_scale, stream);
     return out;
 }

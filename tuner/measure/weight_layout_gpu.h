@@ -8,6 +8,7 @@
 
 #include "data/moe_problem.h"
 #include "data_gpu/device_moe_data.h"
+#include "formats/e2m1_code.h"
 #include "formats/weight_layout.h"
 #include "gpu/device_buffer.h"
 #include "gpu/stream.h"
@@ -22,17 +23,20 @@ std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& dims, bool scal
 // One tensor, between device buffers of weight_tensor_bytes each that the caller owns (a libmoetune
 // caller's weights). Enqueued on `stream`, allocates nothing. Throws std::invalid_argument when the
 // dims do not suit the layout (the same conditions as the host's) or one expert exceeds 4 GiB.
+// `code`: the encoder of the values' code (formats/e2m1_code.h); the kernel layout's by default.
 void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
                           const formats::ExpertWeightDims& dims, bool scales, const uint8_t* logical,
-                          uint8_t* kernel_layout, const gpu::Stream& stream);
+                          uint8_t* kernel_layout, const gpu::Stream& stream, const MxE2m1Code& code = formats::e2m1_code());
 
 // One tensor into a new buffer; also throws when `logical` does not hold weight_tensor_bytes.
 gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role,
                                                 const formats::ExpertWeightDims& dims, bool scales,
-                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream);
+                                                const gpu::DeviceBuffer<uint8_t>& logical, const gpu::Stream& stream,
+                                                const MxE2m1Code& code = formats::e2m1_code());
 
 // All four tensors of a shape's weights. Enqueued on `stream`.
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
-                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream);
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream,
+                                            const MxE2m1Code& code = formats::e2m1_code());
 
 }  // namespace moetune::measure

@@ -3,6 +3,7 @@
 // tuner timed -- on the caller's buffers and stream.
 #include "moetune/fused_moe.h"
 
+#include <algorithm>
 #include <functional>
 #include <initializer_list>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "gpu/stream.h"
 #include "kernels/device_limits.h"
 #include "kernels/kernel_config.h"
+#include "kernels/kernel_name.h"
 #include "launch/stage_launch.h"
 #include "measure/device_kernel_limits.h"
 #include "measure/harness_kernels.h"
@@ -66,6 +68,8 @@ struct FusedMoe::Impl {
 
     void prepare(int max_tokens);
     void run(const FusedMoeArgs& args, const gpu::Stream& stream);
+    // Whether a prepared plan's kernel reads this copy of the weights.
+    bool reads(kernels::WeightCopy copy) const;
 
     gpu::DeviceInfo info;
     bool overlap_launches;  // FusedMoeOptions::overlap_launches
@@ -76,9 +80,6 @@ struct FusedMoe::Impl {
     runtime::StageKernels stage_kernels;
     std::map<long long, runtime::BucketPlan> plans;  // by bucket, every bucket up to the workspace's tokens
     std::optional<runtime::Workspace> workspace;
-    // A plan's kernel reads rebased rows: the FP8 warpgroup-product kernels read both operands
-    // rebased (kernels::reads_rebased_rows), so these plans need the rebased weights too.
-    bool stage1_rebased = false, stage2_rebased = false;
     // The sort runs on `side` while the caller's stream quantises the activations (they are
     // independent): a captured graph holds them as parallel branches, one kernel less on the critical
     // path, and stage 1 follows the quantisation on the same stream, so it can overlap its end.
@@ -105,12 +106,12 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         needs.act_mxfp8 = needs.act_mxfp8 || !stage1_wide;
         needs.stage1_wide = needs.stage1_wide || stage2_wide;
         needs.stage1_mxfp8 = needs.stage1_mxfp8 || !stage2_wide;
-        stage1_rebased = stage1_rebased || kernels::reads_rebased_rows(p.configs.stage1);
-        stage2_rebased = stage2_rebased || kernels::reads_rebased_rows(p.configs.stage2);
+        // The FP8 warpgroup-product kernels read their rows rebased (kernels::reads_rebased_rows), and
+        // a copy of the weights from the caller (kernels::weight_copy, FusedMoe::reads_rebased_weights).
+        needs.act_rebased = needs.act_rebased || kernels::reads_rebased_rows(p.configs.stage1);
+        needs.stage1_rebased = needs.stage1_rebased || kernels::reads_rebased_rows(p.configs.stage2);
         needs.block_ms.insert(p.plan.block_m);
     }
-    needs.act_rebased = stage1_rebased;
-    needs.stage1_rebased = stage2_rebased;
     stage_kernels.load(configs, info.arch, cache);
     if (!data_kernels) data_kernels = std::make_unique<data::DataKernels>(&cache);
     if (!support) support = std::make_unique<measure::HarnessKernels>(&cache);
@@ -140,14 +141,16 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         require_buffer(p, what);
 
     const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
-    if (kernels::reads_rebased_rows(p.configs.stage1)) {
+    if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::rebased_e4m3) {
         require_buffer(a.w1_rebased, "w1_rebased (this bucket's stage 1 reads rebased weights)");
         require_buffer(a.w1_base, "w1_base (this bucket's stage 1 reads rebased weights)");
     }
-    if (kernels::reads_rebased_rows(p.configs.stage2)) {
+    if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::rebased_e4m3) {
         require_buffer(a.w2_rebased, "w2_rebased (this bucket's stage 2 reads rebased weights)");
         require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads rebased weights)");
     }
+    if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::e4m3_coded_fp4)
+        require_buffer(a.w2_e4m3_coded, "w2_e4m3_coded (this bucket's stage 2 reads the weights in the e4m3 code)");
     data::MoeShape shape = planner.problem();
     shape.tokens = a.tokens;
     runtime::Workspace& ws = *workspace;
@@ -202,6 +205,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
                             .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
                             .w2_base = static_cast<const uint8_t*>(a.w2_base),
+                            .w2_e4m3_coded = static_cast<const uint8_t*>(a.w2_e4m3_coded),
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
                             .out_zeroed = atomic,
@@ -220,7 +224,16 @@ const std::string& FusedMoe::gfx() const { return impl_->info.gfx; }
 
 int FusedMoe::cu_num() const { return impl_->info.cu_num; }
 
-bool FusedMoe::reads_rebased_weights() const { return impl_->stage1_rebased || impl_->stage2_rebased; }
+bool FusedMoe::Impl::reads(kernels::WeightCopy copy) const {
+    return std::ranges::any_of(plans, [&](const auto& bucket_plan) {
+        const kernels::ConfigPair& c = bucket_plan.second.configs;
+        return kernels::weight_copy(c.stage1) == copy || kernels::weight_copy(c.stage2) == copy;
+    });
+}
+
+bool FusedMoe::reads_rebased_weights() const { return impl_->reads(kernels::WeightCopy::rebased_e4m3); }
+
+bool FusedMoe::reads_e4m3_coded_weights() const { return impl_->reads(kernels::WeightCopy::e4m3_coded_fp4); }
 
 KernelPlan FusedMoe::plan(int tokens) const { return impl_->planner.plan(tokens).plan; }
 

@@ -1,11 +1,12 @@
-// FusedMoe::weight_bytes, lay_out_weights and rebase_weights: the expert weights' sizes, their
-// logical -> kernel layout copy (measure/weight_layout_gpu.h, the permutation the tuner's
-// measurements use) and its rebased copy (measure/weight_rebase_gpu.h), for weights in the
-// caller's device memory.
+// FusedMoe::weight_bytes, lay_out_weights, rebase_weights and code_weights_e4m3: the expert weights'
+// sizes, their logical -> kernel layout copy (measure/weight_layout_gpu.h, the permutation the
+// tuner's measurements use), its rebased copy (measure/weight_rebase_gpu.h) and w2's values in the
+// e4m3 code, for weights in the caller's device memory.
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
 
+#include "formats/e2m1_code.h"
 #include "formats/weight_layout.h"
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
@@ -71,6 +72,18 @@ void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& lo
                                   out(kernel_layout.w2), s);
     measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), true, bytes(logical.w2_scale),
                                   out(kernel_layout.w2_scale), s);
+    s.synchronize();  // the layout kernels' module is unloaded on return
+}
+
+void FusedMoe::code_weights_e4m3(const MoeShapeKey& shape, const void* logical_w2, void* w2_e4m3_coded, void* stream,
+                                 const FusedMoeOptions& options) {
+    if (!logical_w2 || !w2_e4m3_coded) throw std::invalid_argument("FusedMoe::code_weights_e4m3: a weight buffer is null");
+    const rtc::KernelCache cache(runtime::cache_dir(options));
+    const measure::HarnessKernels kernels(&cache);
+    const gpu::Stream s = gpu::Stream::borrow(stream);
+    measure::lay_out_mma_k128_gpu(kernels, formats::WeightRole::down, w2_dims(shape), false,
+                                  static_cast<const uint8_t*>(logical_w2), static_cast<uint8_t*>(w2_e4m3_coded), s,
+                                  formats::e2m1_e4m3_code());
     s.synchronize();  // the layout kernels' module is unloaded on return
 }
 

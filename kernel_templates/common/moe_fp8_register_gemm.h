@@ -1,0 +1,206 @@
+#pragma once
+// The main loop of the register-fed FP8 warpgroup kernels (_wgmma without _smem or _mbf16, stage 2):
+// the FP4 weights stream into registers and are decoded there to e4m3 (one shift and one LOP3 per
+// four weights, mx_e2m1_e4m3_decode: the weights' copy in that code) as the A operand of e4m3
+// warpgroup products, 64 weight rows a warpgroup and 16 a warp; the tile's few activation rows
+// (TILE_M: 16 or 32 tokens) are the B operand, from shared memory.
+//
+// Why: below a few hundred tokens an expert has few rows, and the work is decoding its weights. The
+// register-fed bf16 loop (moe_gemm.h) spends a shift, a LOP3 and a packed multiply (the block's
+// scale) per pair, which bounds 8-256 tokens by its instruction mix; the FP8 loop on rebased
+// weights (moe_fp8_wgmma_gemm.h) decodes nothing but reads twice the bytes. Here the decode is half
+// an operation a weight, and the MX block scale goes onto the block's partial sums instead: each
+// block's products go to a fresh partial-sum set (accumulate 0), which is added into FP32 sums
+// times 2^(scale - 127) once done -- TILE_M / 2 FFMA a thread a block, one scale for each of the
+// thread's two weight rows (no products of two scales: the activations arrive rebased, one base per
+// row, applied at the end, mx_rebase.h).
+//
+// Which weights feed which A registers: lane (g, t) of warp w loads, per 128-wide K chunk, the
+// 16-byte mma_k128 vectors of weight rows 16w + g and 16w + 8 + g (two 8-row groups); word kb of
+// each holds block kb's elements k 8t..8t+7, whose two e4m3 halves are A's fragment k 4t.. and
+// 16 + 4t.. (mma_fp8.h's map). The activations carry the same map: each 32-byte block's words
+// stored 0, 2, 4, 6, 1, 3, 5, 7 (mxfp8_rebase.hip, interleave_words), then copied as they are.
+//
+// Pipeline: each warp keeps AHEAD chunks (2 or 4) of weight vectors and scale words in flight in
+// registers (a chunk's slot is loaded again once it is decoded); one block's products run while the
+// block before is added into the sums (two sets of partial sums and A registers alternate,
+// wgmma.wait_group 1; four blocks a wait measured slower: their registers cost more warps than the
+// deeper pipeline gave). The
+// activations come in windows of kWindowChunks chunks, two buffers, each window copied (cp.async)
+// while the one before is multiplied; two barriers a window.
+#include "host_device.h"
+#include "memory.h"
+#include "mx_e2m1_code.h"
+#include "mx_types.h"
+#include "wgmma_fp8.h"
+
+template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL>
+struct MxMoeFp8RegisterGemm {
+    static constexpr int kThreads = TILE_N / 16 * 32;
+    static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the products
+    static constexpr int kAccumulators = TILE_M / 2;
+    static_assert(TILE_N % 64 == 0 && (TILE_M == 16 || TILE_M == 32), "warpgroups of 64 weight rows, 16 or 32 tokens");
+    static constexpr int kRowBytes = 128;  // a token row's 128-wide K chunk, one row of the 128-byte swizzle
+    static constexpr int kWindowChunks = 8;
+    static constexpr int kWindowBytes = kWindowChunks * TILE_M * kRowBytes;
+    // Dynamic shared memory the kernel needs (kernels::dynamic_shared_bytes computes the same): two
+    // windows, and 1024 bytes to align them to the swizzle's period.
+    static constexpr int kSharedBytes = 2 * kWindowBytes + 1024;
+    static constexpr int kCopyUnits = kWindowBytes / 16 / kThreads;  // 16-byte copies a thread a window
+
+    // The sums as mma.m16n8 C fragments (the swapped tiles' epilogue reads them, moe_stage2.hip):
+    // d[4j + c] weight row 16w + g, token 8j + 2t + c; d[4j + 2 + c] weight row 16w + 8 + g.
+    float acc[1][NJ][4];
+
+    // Starts the loads of the first AHEAD chunks' weights. w: this expert's weights in the e4m3 code,
+    // mma_k128 layout; w_scale: its [N, K/32] block scales; tile_n0: the tile's first weight row.
+    // Reads nothing a previous kernel writes, so a kernel may call it before waiting for one.
+    __device__ void start(const unsigned char* __restrict__ w, const unsigned char* __restrict__ w_scale, int tile_n0,
+                          int K) {
+        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
+        k128_count_ = K / 128;
+        const long long n8 = tile_n0 / 8 + 2 * warp;  // rows 16w + g; n8 + 1: 16w + 8 + g
+        weights_ = w + ((n8 * k128_count_) * 32 + lane) * 16;
+        weights_hi_ = k128_count_ * 512;
+        scales_ = w_scale + (long long)(tile_n0 + 16 * warp + (lane >> 2)) * (K / 32);
+        scales_hi_ = 8 * (K / 32);
+#pragma unroll
+        for (int s = 0; s < AHEAD; ++s) load_chunk(ring_[s], s);
+    }
+
+    // act: [rows, K] rebased e4m3 with interleaved words; act_base: [rows] e8m0; tile_rows: the
+    // activation row of each of the tile's rows (-1 = padding; in shared memory); shared: the
+    // dynamic shared memory (kSharedBytes). Every thread of the workgroup calls it, after start.
+    __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
+                        const int* tile_rows, int K, unsigned char* shared) {
+        float(&sums)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
+        for (int e = 0; e < kAccumulators; ++e) sums[e] = 0.f;
+#if MOETUNE_WGMMA_AVAILABLE
+        shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
+        __shared__ float column_factor[TILE_M];
+        for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
+            column_factor[r] = tile_rows[r] >= 0 ? ldexpf(1.f, int(act_base[tile_rows[r]]) - 121) : 0.f;
+        const moetune_u64 descriptor[2] = {mx_wgmma_descriptor(shared), mx_wgmma_descriptor(shared + kWindowBytes)};
+        copy_window(act, tile_rows, K, shared, 0);
+
+        float part[2][kAccumulators];
+        moetune_u32 a[2][4];
+        float scale[2][2];
+        for (int k0 = 0; k0 < k128_count_; k0 += AHEAD) {
+#pragma unroll
+            for (int s = 0; s < AHEAD; ++s) {
+                const int k128 = k0 + s;
+                if (k128 >= k128_count_) break;
+                const int window = k128 / kWindowChunks, in_window = k128 % kWindowChunks;
+                if (in_window == 0) enter_window(act, tile_rows, K, shared, window);
+                const moetune_u64 b = descriptor[window & 1] + (in_window * TILE_M * kRowBytes) / 16;
+#pragma unroll
+                for (int kb = 0; kb < 4; ++kb) {
+                    const int p = kb & 1;
+                    const moetune_u32 lo = mx_u32x4_get(ring_[s].lo, kb), hi = mx_u32x4_get(ring_[s].hi, kb);
+                    a[p][0] = mx_e2m1_e4m3_decode(lo, 0);
+                    a[p][1] = mx_e2m1_e4m3_decode(hi, 0);
+                    a[p][2] = mx_e2m1_e4m3_decode(lo, 1);
+                    a[p][3] = mx_e2m1_e4m3_decode(hi, 1);
+                    scale[p][0] = scale_of(ring_[s].scale_lo, kb);
+                    scale[p][1] = scale_of(ring_[s].scale_hi, kb);
+                    for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[p][e]);
+                    mx_wgmma_fence();
+                    mx_wgmma_e4m3_rs_m64k32<TILE_M>(part[p], a[p], b + 2 * kb, 0);
+                    mx_wgmma_commit();
+                    mx_wgmma_wait_one();  // the block before's products are done
+                    if (k128 > 0 || kb > 0) retire(sums, part[p ^ 1], a[p ^ 1], scale[p ^ 1]);
+                }
+                load_chunk(ring_[s], k128 + AHEAD);
+            }
+        }
+        mx_wgmma_wait_all();
+        retire(sums, part[1], a[1], scale[1]);  // the last block (kb 3)
+        const int t = int(threadIdx.x) & 3;
+#pragma unroll
+        for (int e = 0; e < kAccumulators; ++e) sums[e] *= column_factor[8 * (e / 4) + 2 * t + (e & 1)];
+#else
+        (void)act, (void)act_base, (void)tile_rows, (void)K, (void)shared;
+        mx_wgmma_unavailable();
+#endif
+    }
+
+private:
+    struct Chunk {
+        mx_u32x4 lo, hi;  // weight rows 16w + g and 16w + 8 + g: word kb = block kb
+        moetune_u32 scale_lo, scale_hi;  // their 4 block scales (byte kb = block kb)
+    };
+    Chunk ring_[AHEAD];
+    const unsigned char* weights_;  // this lane's vector of rows 16w + g in chunk 0
+    long long weights_hi_;          // from there to the vector of rows 16w + 8 + g
+    const unsigned char* scales_;   // row 16w + g's scale word of chunk 0
+    int scales_hi_;                 // from there to row 16w + 8 + g's
+    int k128_count_;
+
+    __device__ void load_chunk(Chunk& c, int k128) const {
+        if (k128 >= k128_count_) return;
+        const unsigned char* v = weights_ + (long long)k128 * 512;
+        c.lo = mx_load16<NON_TEMPORAL>(v);
+        c.hi = mx_load16<NON_TEMPORAL>(v + weights_hi_);
+        const moetune_u32* s = reinterpret_cast<const moetune_u32*>(scales_ + k128 * 4);
+        c.scale_lo = mx_load4(s);
+        c.scale_hi = mx_load4(reinterpret_cast<const moetune_u32*>(scales_ + k128 * 4 + scales_hi_));
+    }
+
+    // 2^(byte kb - 127) as a float's bits (byte 0 gives 0 instead of 2^-127, 255 infinity instead of
+    // NaN: neither occurs in trained weights).
+    __device__ static float scale_of(moetune_u32 word, int kb) {
+        return __uint_as_float(((word >> (8 * kb)) & 0xFFu) << 23);
+    }
+
+#if MOETUNE_WGMMA_AVAILABLE
+    // Keeps the A registers of a product in place until its wait (the product reads them asynchronously).
+    __device__ static void pin(moetune_u32 (&a)[4]) {
+        asm volatile("" : "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3])::"memory");
+    }
+
+    // sums += a finished block's partial sums times its weight rows' scales (d[4j + c]: row g,
+    // d[4j + 2 + c]: row g + 8); its A registers stay in place until here.
+    __device__ static void retire(float (&sums)[kAccumulators], float (&part)[kAccumulators], moetune_u32 (&a)[4],
+                                  const float (&scale)[2]) {
+        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);
+        pin(a);
+#pragma unroll
+        for (int e = 0; e < kAccumulators; ++e) sums[e] = fmaf(part[e], scale[(e >> 1) & 1], sums[e]);
+    }
+
+    // Before window `window`'s first chunk: once every warp's products of the window before are done,
+    // starts the copies of the next window into their buffer, and waits for this one's.
+    __device__ void enter_window(const unsigned char* act, const int* tile_rows, int K, unsigned char* shared,
+                                 int window) const {
+        if (window > 0) {
+            mx_wgmma_wait_all();
+            __syncthreads();
+        }
+        copy_window(act, tile_rows, K, shared, window + 1);
+        mx_cp_async_wait_group<1>();
+        mx_fence_shared_for_async();
+        __syncthreads();
+    }
+
+    // Starts the copies of window `window`'s chunks (none past K: an empty group) into buffer
+    // window % 2: chunk c, token row r, 16-byte unit q at c * TILE_M * 128 + r * 128 + (q ^ r % 8) * 16.
+    // Padding rows are zero-filled without a read.
+    __device__ void copy_window(const unsigned char* act, const int* tile_rows, int K, unsigned char* shared,
+                                int window) const {
+        const int first = window * kWindowChunks;
+        const int chunks = min(kWindowChunks, k128_count_ - first);
+        unsigned char* buffer = shared + (window & 1) * kWindowBytes;
+#pragma unroll
+        for (int i = 0; i < kCopyUnits; ++i) {
+            const int u = int(threadIdx.x) + i * kThreads;
+            const int q = u % 8, r = (u / 8) % TILE_M, c = u / (8 * TILE_M);
+            if (c >= chunks) break;
+            const int row = tile_rows[r];
+            mx_cp_async16(buffer + (c * TILE_M + r) * kRowBytes + ((q ^ (r & 7)) << 4),
+                          act + (long long)(row >= 0 ? row : 0) * K + (first + c) * 128 + q * 16, row >= 0);
+        }
+        mx_cp_async_commit();
+    }
+#endif
+};
