@@ -5,7 +5,7 @@
 
 namespace moetune::runtime {
 
-Workspace::Workspace(const data::MoeShape& s, const WorkspaceNeeds& needs) : tokens(s.tokens), needs(needs) {
+Workspace::Workspace(const data::MoeShape& s, const WorkspaceNeeds& needs) : tokens(s.tokens) {
     const std::size_t activations = std::size_t(s.tokens) * s.model_dim;
     const std::size_t routed_rows = std::size_t(s.tokens) * s.topk;
     const std::size_t intermediate = routed_rows * s.inter_dim;

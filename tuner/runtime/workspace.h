@@ -31,7 +31,6 @@ struct Workspace {
     Workspace(const data::MoeShape& shape, const WorkspaceNeeds& needs);
 
     int tokens = 0;
-    WorkspaceNeeds needs;  // what it was made for
     gpu::DeviceBuffer<uint8_t> act, act_scale;                // MXFP8 [M, model_dim], if needed
     gpu::DeviceBuffer<uint16_t> act_wide;                     // the same widened, if needed
     gpu::DeviceBuffer<uint16_t> stage1_bf16;                  // [M*topk, inter], if needed
