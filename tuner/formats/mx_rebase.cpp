@@ -21,16 +21,12 @@ void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scal
         const uint8_t* s = scales.data() + r * blocks;
         const uint8_t base = blocks ? *std::max_element(s, s + blocks) : 0;
         bases[r] = base;
-        for (std::size_t i = std::size_t(r) * cols; i < std::size_t(r + 1) * cols; ++i) {
-            // Element i goes to its block's stored word p where mx_interleaved_source_word(p) is its word.
-            std::size_t to = i;
-            if (interleave_words) {
-                const int word = int(i % kMxBlock) / 4;
-                int p = 0;
-                while (mx_interleaved_source_word(p) != word) ++p;
-                to = i - i % kMxBlock + std::size_t(4 * p) + i % 4;
-            }
-            rebased[to] = mx_e4m3_rebase(values[i], int(base) - int(s[(i % cols) / kMxBlock]));
+        for (std::size_t to = std::size_t(r) * cols; to < std::size_t(r + 1) * cols; ++to) {
+            // Stored word p of a block holds the block's word mx_interleaved_source_word(p).
+            const int p = int(to % kMxBlock) / 4;
+            const std::size_t from =
+                interleave_words ? to - to % kMxBlock + std::size_t(4 * mx_interleaved_source_word(p)) + to % 4 : to;
+            rebased[to] = mx_e4m3_rebase(values[from], int(base) - int(s[(to % cols) / kMxBlock]));
         }
     }
 }

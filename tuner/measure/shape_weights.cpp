@@ -29,12 +29,14 @@ const DeviceRebasedWeights& ShapeWeights::rebased(const HarnessKernels& harness_
     return *rebased_;
 }
 
-const data::DeviceMoeWeights& ShapeWeights::e4m3_coded(const HarnessKernels& harness_kernels,
-                                                       const gpu::Stream& stream) const {
-    if (e4m3_coded_) return *e4m3_coded_;
-    e4m3_coded_.emplace(lay_out_mma_k128_gpu(harness_kernels, shape_, logical_, stream, formats::e2m1_e4m3_code()));
+const gpu::DeviceBuffer<uint8_t>& ShapeWeights::w2_e4m3_coded(const HarnessKernels& harness_kernels,
+                                                              const gpu::Stream& stream) const {
+    if (w2_e4m3_coded_) return *w2_e4m3_coded_;
+    const formats::ExpertWeightDims w2{shape_.experts, shape_.model_dim, shape_.inter_dim};
+    w2_e4m3_coded_.emplace(lay_out_mma_k128_gpu(harness_kernels, formats::WeightRole::down, w2, false, logical_.w2,
+                                                stream, formats::e2m1_e4m3_code()));
     stream.synchronize();
-    return *e4m3_coded_;
+    return *w2_e4m3_coded_;
 }
 
 }  // namespace moetune::measure

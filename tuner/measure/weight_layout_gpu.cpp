@@ -5,7 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-
 namespace moetune::measure {
 namespace {
 
@@ -69,15 +68,14 @@ gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, f
 }
 
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
-                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream,
-                                            const MxE2m1Code& code) {
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream) {
     using formats::WeightRole;
     const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
     const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
     data::DeviceMoeWeights out;
-    out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream, code);
+    out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream);
     out.w1_scale = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, logical.w1_scale, stream);
-    out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream, code);
+    out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream);
     out.w2_scale = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, true, logical.w2_scale, stream);
     return out;
 }

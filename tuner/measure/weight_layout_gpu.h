@@ -36,7 +36,6 @@ gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, f
 
 // All four tensors of a shape's weights. Enqueued on `stream`.
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
-                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream,
-                                            const MxE2m1Code& code = formats::e2m1_code());
+                                            const data::DeviceMoeWeights& logical, const gpu::Stream& stream);
 
 }  // namespace moetune::measure
