@@ -20,11 +20,14 @@
 //   SHARED_OPERANDS  (_smem) the workgroup widens each K chunk once into shared memory and the
 //            warps multiply from there (common/moe_shared_gemm.h; bf16 path, one K-group, PIPE 1)
 //   WGMMA    (_wgmma, with _smem) Hopper warpgroup products from shared memory, 64-row warpgroups
-//            over the whole tile width or (WARPS_N = 2) over half of it
+//            over the whole tile width or (WARPS_N = 2) over half of it; without _smem, FP8 path:
+//            the register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h), PIPE chunks
+//            of weights in flight a warp
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
+#include "common/moe_fp8_register_gemm.h"
 #include "common/moe_fp8_wgmma_gemm.h"
 #include "common/moe_shared_gemm.h"
 #include "common/mx_bf16_widen.h"
@@ -46,15 +49,17 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     static_assert(!FUSE_FP8 || (!SWAPPED && WARP_N % 64 == 0),
                   "fused MXFP8 output needs 32 whole output columns per warp");
 
+    constexpr bool N_FASTEST = mx_n_tiles_fastest(WGMMA, SHARED_OPERANDS);
+
     mx_test_break_entry();
     // Stage 2 may start on the SMs this grid's last wave leaves idle (it waits for this grid's output).
     mx_allow_next_grid();
     // Launched to overlap the activation quantisation (library path): everything below reads it or the sort.
     mx_wait_for_previous_grid();
-    const int row0 = mx_row_tile<WGMMA>() * TILE_M;
+    const int row0 = mx_row_tile<N_FASTEST>() * TILE_M;
     if (row0 >= args.num_valid_ids[0]) return;
-    const int expert = args.sorted_expert_ids[mx_row_tile<WGMMA>()];
-    const int tile_n0 = mx_n_tile<WGMMA>() * TILE_N;
+    const int expert = args.sorted_expert_ids[mx_row_tile<N_FASTEST>()];
+    const int tile_n0 = mx_n_tile<N_FASTEST>() * TILE_N;
 
     // Stage 1 reads activation row `token`: the token table is the activation-row table.
     __shared__ int token_of_row[TILE_M];
@@ -192,6 +197,16 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         const unsigned char* w_bases = args.w1_scale + (long long)expert * n_rows;
         gemm.run(args.act, args.act_scale, token_of_row, w_rows, w_bases, tile_n0, K, dynamic_shared);
         epilogue(gemm);
+    } else if constexpr (WGMMA && MMA_PATH == 0) {
+        // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): W1 in the e4m3 code as
+        // A from registers, a warp's 16 rows the gate and up rows of 8 output columns; the rows rebased
+        // with interleaved words.
+        static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1 && !FUSE_FP8,
+                      "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group, bf16 output");
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true> gemm;
+        gemm.start(w, ws, tile_n0, K);
+        gemm.run(args.act, args.act_scale, token_of_row, K, dynamic_shared);
+        swapped_epilogue(gemm);
     } else if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, true> gemm;

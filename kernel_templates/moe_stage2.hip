@@ -35,8 +35,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     static_assert(TILE_N % WARPS_N == 0 && WARP_N % 8 == 0, "a warp covers whole 8-column MMA tiles");
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
 
-    // The grid walks the N tiles first for the shared-operand warpgroup kernels (kernels::n_tiles_fastest).
-    constexpr bool N_FASTEST = WGMMA && SHARED_OPERANDS;
+    constexpr bool N_FASTEST = mx_n_tiles_fastest(WGMMA, SHARED_OPERANDS);
 
     mx_test_break_entry();
     const int row0 = mx_row_tile<N_FASTEST>() * TILE_M;
@@ -149,7 +148,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         // code as A from registers, 16 weight rows a warp; the rows rebased with interleaved words.
         static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
-        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL> gemm;
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, false> gemm;
         // Launched to overlap stage 1's end: the weights do not depend on it.
         gemm.start(w, ws, tile_n0, K);
         mx_wait_for_previous_grid();

@@ -46,9 +46,11 @@ struct FusedMoeArgs {
     const void* w1_base = nullptr;
     const void* w2_rebased = nullptr;
     const void* w2_base = nullptr;
-    // w2's values in the e4m3 code (FusedMoe::code_weights_e4m3), read with w2_scale: needed when a
-    // plan's stage-2 kernel reads them (FusedMoe::reads_e4m3_coded_weights after prepare()).
+    // The weights' values in the e4m3 code (FusedMoe::code_weights_e4m3), read with w1_scale /
+    // w2_scale: needed when a plan's kernel reads them (FusedMoe::reads_e4m3_coded_weights after
+    // prepare()).
     const void* w2_e4m3_coded = nullptr;
+    const void* w1_e4m3_coded = nullptr;
 };
 
 // Device pointers to one rank's expert weights (all `experts` of the shape), in either layout:
@@ -86,6 +88,14 @@ struct RebasedWeightsOut {
     void* w1_base = nullptr;
     void* w2 = nullptr;
     void* w2_base = nullptr;
+};
+
+// The weights' values in the e4m3 code the register-fed FP8 kernels decode: the kernel layout's
+// values, each 4-byte word recoded (FusedMoe::weight_bytes().w1 and .w2 bytes; the scales stay
+// lay_out_weights' w1_scale and w2_scale).
+struct E4m3CodedWeightsOut {
+    void* w1 = nullptr;
+    void* w2 = nullptr;
 };
 
 class MOETUNE_API FusedMoe {
@@ -126,8 +136,8 @@ public:
     // Whether a prepared plan's kernel reads the rebased weights (FusedMoeArgs::w1_rebased ...);
     // false before prepare().
     bool reads_rebased_weights() const;
-    // Whether a prepared plan's kernel reads w2 in the e4m3 code (FusedMoeArgs::w2_e4m3_coded); false
-    // before prepare().
+    // Whether a prepared plan's kernel reads weights in the e4m3 code (FusedMoeArgs::w1_e4m3_coded,
+    // w2_e4m3_coded); false before prepare().
     bool reads_e4m3_coded_weights() const;
 
     static ExpertWeightBytes weight_bytes(const MoeShapeKey& shape);
@@ -145,12 +155,10 @@ public:
     // device to device on `stream`. Returns when it is complete.
     static void rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
                                const RebasedWeightsOut& rebased, void* stream, const FusedMoeOptions& options = {});
-    // Lays out w2's values (logical layout, `logical_w2` as ExpertWeights::w2) like lay_out_weights,
-    // each 4-byte word in the e4m3 code the register-fed FP8 kernels decode (weight_bytes().w2
-    // bytes; the scales stay lay_out_weights' w2_scale), device to device on `stream`. Returns when
-    // it is complete.
-    static void code_weights_e4m3(const MoeShapeKey& shape, const void* logical_w2, void* w2_e4m3_coded, void* stream,
-                                  const FusedMoeOptions& options = {});
+    // Lays out w1's and w2's values (logical layout; the scales are not read) like lay_out_weights, in
+    // the e4m3 code (E4m3CodedWeightsOut), device to device on `stream`. Returns when it is complete.
+    static void code_weights_e4m3(const MoeShapeKey& shape, const ExpertWeights& logical,
+                                  const E4m3CodedWeightsOut& coded, void* stream, const FusedMoeOptions& options = {});
 
 private:
     struct Impl;

@@ -1,5 +1,5 @@
 #pragma once
-// The main loop of the register-fed FP8 warpgroup kernels (_wgmma without _smem or _mbf16, stage 2):
+// The main loop of the register-fed FP8 warpgroup kernels (_wgmma without _smem or _mbf16):
 // the FP4 weights stream into registers and are decoded there to e4m3 (one shift and one LOP3 per
 // four weights, mx_e2m1_e4m3_decode: the weights' copy in that code) as the A operand of e4m3
 // warpgroup products, 64 weight rows a warpgroup and 16 a warp; the tile's few activation rows
@@ -16,7 +16,9 @@
 // row, applied at the end, mx_rebase.h).
 //
 // Which weights feed which A registers: lane (g, t) of warp w loads, per 128-wide K chunk, the
-// 16-byte mma_k128 vectors of weight rows 16w + g and 16w + 8 + g (two 8-row groups); word kb of
+// 16-byte mma_k128 vectors of row g of two 8-row weight tiles, lo = mx_swapped_warp_tile<GATE_UP>(w)
+// and hi: the tile after it (stage 2) or, GATE_UP (stage 1, W1 in GU16 groups), its up tile two
+// further, so that a thread holds the gate and the up sums of one output column; word kb of
 // each holds block kb's elements k 8t..8t+7, whose two e4m3 halves are A's fragment k 4t.. and
 // 16 + 4t.. (mma_fp8.h's map). The activations carry the same map: each 32-byte block's words
 // stored 0, 2, 4, 6, 1, 3, 5, 7 (mxfp8_rebase.hip, interleave_words), then copied as they are.
@@ -32,9 +34,10 @@
 #include "memory.h"
 #include "mx_e2m1_code.h"
 #include "mx_types.h"
+#include "shared_operand_layout.h"
 #include "wgmma_fp8.h"
 
-template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL>
+template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP>
 struct MxMoeFp8RegisterGemm {
     static constexpr int kThreads = TILE_N / 16 * 32;
     static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the products
@@ -48,8 +51,8 @@ struct MxMoeFp8RegisterGemm {
     static constexpr int kSharedBytes = 2 * kWindowBytes + 1024;
     static constexpr int kCopyUnits = kWindowBytes / 16 / kThreads;  // 16-byte copies a thread a window
 
-    // The sums as mma.m16n8 C fragments (the swapped tiles' epilogue reads them, moe_stage2.hip):
-    // d[4j + c] weight row 16w + g, token 8j + 2t + c; d[4j + 2 + c] weight row 16w + 8 + g.
+    // The sums as mma.m16n8 C fragments (the swapped tiles' epilogues read them, moe_stage1.hip and
+    // moe_stage2.hip): d[4j + c] row g of weight tile lo, token 8j + 2t + c; d[4j + 2 + c] row g of hi.
     float acc[1][NJ][4];
 
     // Starts the loads of the first AHEAD chunks' weights. w: this expert's weights in the e4m3 code,
@@ -59,11 +62,12 @@ struct MxMoeFp8RegisterGemm {
                           int K) {
         const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
         k128_count_ = K / 128;
-        const long long n8 = tile_n0 / 8 + 2 * warp;  // rows 16w + g; n8 + 1: 16w + 8 + g
+        constexpr int kHiTile = GATE_UP ? 2 : 1;  // tiles from lo to hi
+        const long long n8 = tile_n0 / 8 + mx_swapped_warp_tile<GATE_UP>(warp);  // tile lo
         weights_ = w + ((n8 * k128_count_) * 32 + lane) * 16;
-        weights_hi_ = k128_count_ * 512;
-        scales_ = w_scale + (long long)(tile_n0 + 16 * warp + (lane >> 2)) * (K / 32);
-        scales_hi_ = 8 * (K / 32);
+        weights_hi_ = kHiTile * k128_count_ * 512;
+        scales_ = w_scale + (8 * n8 + (lane >> 2)) * (K / 32);
+        scales_hi_ = 8 * kHiTile * (K / 32);
 #pragma unroll
         for (int s = 0; s < AHEAD; ++s) load_chunk(ring_[s], s);
     }
@@ -127,14 +131,14 @@ struct MxMoeFp8RegisterGemm {
 
 private:
     struct Chunk {
-        mx_u32x4 lo, hi;  // weight rows 16w + g and 16w + 8 + g: word kb = block kb
+        mx_u32x4 lo, hi;  // row g of weight tiles lo and hi: word kb = block kb
         moetune_u32 scale_lo, scale_hi;  // their 4 block scales (byte kb = block kb)
     };
     Chunk ring_[AHEAD];
-    const unsigned char* weights_;  // this lane's vector of rows 16w + g in chunk 0
-    long long weights_hi_;          // from there to the vector of rows 16w + 8 + g
-    const unsigned char* scales_;   // row 16w + g's scale word of chunk 0
-    int scales_hi_;                 // from there to row 16w + 8 + g's
+    const unsigned char* weights_;  // this lane's vector of tile lo in chunk 0
+    long long weights_hi_;          // from there to its vector of tile hi
+    const unsigned char* scales_;   // its row of tile lo's scale word of chunk 0
+    int scales_hi_;                 // from there to its row of tile hi's
     int k128_count_;
 
     __device__ void load_chunk(Chunk& c, int k128) const {
@@ -159,8 +163,8 @@ private:
         asm volatile("" : "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3])::"memory");
     }
 
-    // sums += a finished block's partial sums times its weight rows' scales (d[4j + c]: row g,
-    // d[4j + 2 + c]: row g + 8); its A registers stay in place until here.
+    // sums += a finished block's partial sums times its weight rows' scales (d[4j + c]: tile lo,
+    // d[4j + 2 + c]: tile hi); its A registers stay in place until here.
     __device__ static void retire(float (&sums)[kAccumulators], float (&part)[kAccumulators], moetune_u32 (&a)[4],
                                   const float (&scale)[2]) {
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);

@@ -261,7 +261,7 @@ __device__ inline void mx_sum_k_groups(Gemm& gemm, float* scratch, int k_group, 
     }
 }
 
-// This CTA's sorted-row tile and N tile. N_FASTEST (the _wgmma kernels; kernels::n_tiles_fastest
+// This CTA's sorted-row tile and N tile. N_FASTEST (mx_n_tiles_fastest; kernels::n_tiles_fastest
 // on the host, which launches the grid to match): grid x walks the N tiles, so the CTAs in flight
 // share their activation rows through L2 instead of each N tile reading every row again from
 // memory (stage 2 at 4096 tokens: 94 MB of wide rows, more than L2 holds, 40 N tiles). Otherwise x

@@ -106,6 +106,10 @@ constexpr int kMxWarpgroupRows = 64;
 // has, so the weights' rows fill the warpgroups instead (the host's kernels::swapped_wgmma).
 MOETUNE_HD constexpr bool mx_swapped_wgmma(bool wgmma, int tile_m) { return wgmma && tile_m < kMxWarpgroupRows; }
 
+// Whether the grid walks the N tiles first (moe_gemm.h, mx_row_tile; the host's
+// kernels::n_tiles_fastest): the shared-operand warpgroup kernels.
+MOETUNE_HD constexpr bool mx_n_tiles_fastest(bool wgmma, bool shared_operands) { return wgmma && shared_operands; }
+
 // Swapped WGMMA tiles: the place in the buffer of the tile's 8-row
 // weight tile `tile`. GATE_UP (stage 1: W1 rows in GU16 groups of four tiles, two gate then the two
 // up tiles of the same output columns): tiles 1 and 2 of every group trade places, so that the 16

@@ -6,7 +6,9 @@
 // widened on the host (formats::widen_mxfp8). The measurement harness checks the full candidate space
 // at DSv4.1 size; this test pins the kernels' arithmetic.
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/error_metrics.h"
@@ -98,28 +100,32 @@ struct Problem {
     // And what kernels that read rebased rows get as act and act_scale.
     Rebased act_rebased = rebased_of(act), act2_rebased = rebased_of(act2);
     // And the register-fed FP8 kernels (kernels::reads_interleaved_rows).
-    Rebased act2_interleaved = rebased_of(act2, true);
+    Rebased act_interleaved = rebased_of(act, true), act2_interleaved = rebased_of(act2, true);
 
-    std::vector<uint8_t> w1() const { return layout(weights.w1, formats::WeightRole::gate_up, false); }
-    std::vector<uint8_t> w1_scale() const { return layout(weights.w1_scale, formats::WeightRole::gate_up, true); }
-    std::vector<uint8_t> w2() const { return layout(weights.w2, formats::WeightRole::down, false); }
-    std::vector<uint8_t> w2_scale() const { return layout(weights.w2_scale, formats::WeightRole::down, true); }
-    // w2's values in the e4m3 code (kernels::WeightCopy::e4m3_coded_fp4).
-    std::vector<uint8_t> w2_e4m3_coded() const {
-        return formats::lay_out_values(formats::WeightLayout::mma_k128, formats::WeightRole::down,
-                                       {shape.experts, shape.model_dim, shape.inter_dim}, weights.w2,
-                                       formats::e2m1_e4m3_code());
+    // What a kernel of config c reads as w and w_scale (kernels::weight_copy): the kernel layout, its
+    // rebased copy (values, bases), or its values in the e4m3 code with the layout's scales.
+    std::pair<std::vector<uint8_t>, std::vector<uint8_t>> weight_input(const KernelConfig& c) const {
+        const formats::WeightRole role = c.stage == kernels::Stage::gate_up ? formats::WeightRole::gate_up
+                                                                             : formats::WeightRole::down;
+        const std::vector<uint8_t>& logical = role == formats::WeightRole::gate_up ? weights.w1 : weights.w2;
+        const std::vector<uint8_t>& logical_scale = role == formats::WeightRole::gate_up ? weights.w1_scale : weights.w2_scale;
+        const formats::ExpertWeightDims d = dims(role);
+        std::vector<uint8_t> scales = layout(logical_scale, role, true);
+        switch (kernels::weight_copy(c)) {
+            case kernels::WeightCopy::coded_fp4: return {layout(logical, role, false), std::move(scales)};
+            case kernels::WeightCopy::rebased_e4m3: {
+                Rebased r{std::vector<uint8_t>(size_t(d.experts) * d.rows * d.cols), std::vector<uint8_t>(size_t(d.experts) * d.rows)};
+                formats::rebase_coded_weights(layout(logical, role, false), scales, d.experts * d.rows, d.cols, r.values, r.bases);
+                return {std::move(r.values), std::move(r.bases)};
+            }
+            case kernels::WeightCopy::e4m3_coded_fp4:
+                return {formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, logical, formats::e2m1_e4m3_code()),
+                        std::move(scales)};
+        }
+        throw std::logic_error("weight_input: unknown weight copy");
     }
-    // The kernel layout rebased (values, bases), for kernels that read rebased rows.
-    Rebased w1_rebased() const { return rebased_weights(w1(), w1_scale(), shape.experts * 2 * shape.inter_dim, shape.model_dim); }
-    Rebased w2_rebased() const { return rebased_weights(w2(), w2_scale(), shape.experts * shape.model_dim, shape.inter_dim); }
 
 private:
-    static Rebased rebased_weights(const std::vector<uint8_t>& coded, const std::vector<uint8_t>& scales, int rows, int K) {
-        Rebased r{std::vector<uint8_t>(size_t(rows) * K), std::vector<uint8_t>(size_t(rows))};
-        formats::rebase_coded_weights(coded, scales, rows, K, r.values, r.bases);
-        return r;
-    }
     static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales) {
         data::MoeWeights w = data::make_synthetic_weights(moe, kSeed);
         if (large_scales) {
@@ -133,10 +139,12 @@ private:
         if (large_scales) raise_scales(a.scales, 16);
         return a;
     }
-    std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) const {
+    formats::ExpertWeightDims dims(formats::WeightRole role) const {
         const bool gate_up = role == formats::WeightRole::gate_up;
-        const formats::ExpertWeightDims d{shape.experts, gate_up ? 2 * shape.inter_dim : shape.model_dim,
-                                          gate_up ? shape.model_dim : shape.inter_dim};
+        return {shape.experts, gate_up ? 2 * shape.inter_dim : shape.model_dim, gate_up ? shape.model_dim : shape.inter_dim};
+    }
+    std::vector<uint8_t> layout(const std::vector<uint8_t>& t, formats::WeightRole role, bool scales) const {
+        const formats::ExpertWeightDims d = dims(role);
         return scales ? formats::lay_out_scales(formats::WeightLayout::mma_k128, role, d, t)
                       : formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, t);
     }
@@ -186,11 +194,11 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
     const bool rebased = kernels::reads_rebased_rows(c);
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? p.act_rebased.values : p.act.values)),
-        act_scale(std::span<const uint8_t>(rebased ? p.act_rebased.bases : p.act.scales));
+    const Rebased& rows_in = kernels::reads_interleaved_rows(c) ? p.act_interleaved : p.act_rebased;
+    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? rows_in.values : p.act.values)),
+        act_scale(std::span<const uint8_t>(rebased ? rows_in.bases : p.act.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act_wide));
-    const Rebased w1r = rebased ? p.w1_rebased() : Rebased{};
-    const auto w1 = rebased ? w1r.values : p.w1(), w1s = rebased ? w1r.bases : p.w1_scale();
+    const auto [w1, w1s] = p.weight_input(c);
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
     const size_t rows = size_t(p.shape.tokens) * p.shape.topk, inter = size_t(p.shape.inter_dim);
     gpu::DeviceBuffer<uint8_t> out(rows * inter * (c.fused_mxfp8_out ? 1 : 2)), out_scale(rows * inter / 32);
@@ -234,16 +242,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? rows.values : p.act2.values)),
         act_scale(std::span<const uint8_t>(rebased ? rows.bases : p.act2.scales));
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));
-    std::vector<uint8_t> w2, w2s;
-    switch (kernels::weight_copy(c)) {
-        case kernels::WeightCopy::coded_fp4: w2 = p.w2(), w2s = p.w2_scale(); break;
-        case kernels::WeightCopy::rebased_e4m3: {
-            Rebased w2r = p.w2_rebased();
-            w2 = std::move(w2r.values), w2s = std::move(w2r.bases);
-            break;
-        }
-        case kernels::WeightCopy::e4m3_coded_fp4: w2 = p.w2_e4m3_coded(), w2s = p.w2_scale(); break;
-    }
+    const auto [w2, w2s] = p.weight_input(c);
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
     const bool atomic = c.mode == kernels::Stage2Mode::atomic;
     const size_t out_rows = size_t(p.shape.tokens) * (atomic ? 1 : p.shape.topk);
@@ -325,7 +324,7 @@ KernelConfig with_fp8_warpgroups(KernelConfig c) {
     return c;
 }
 
-// Register-fed FP8 warpgroup products (_wgmma without _smem, stage 2): one warp per 16 weight rows.
+// Register-fed FP8 warpgroup products (_wgmma without _smem): one warp per 16 weight rows.
 KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
     c.wgmma = true;
@@ -439,7 +438,11 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         // FP8 warpgroup products.
         with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
         with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
-        with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true))};
+        with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true)),
+        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2 or 4 chunks in flight.
+        with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
+        with_register_fed_warpgroups(stage1(16, 256, 512, 16, true, false)),
+        with_register_fed_warpgroups(stage1(32, 128, 512, 8, false, false))};
     const std::vector<KernelConfig> stage2_configs = {
         with_shared_operands(stage2(32, 64, 128, 4, false, Stage2Mode::atomic, 0)),
         with_shared_operands(stage2(64, 128, 128, 8, false, Stage2Mode::atomic, 128)),

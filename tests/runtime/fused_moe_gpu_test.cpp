@@ -55,9 +55,10 @@ FusedMoeOptions options() {
 // two 16-row stage-2 tiles; bucket 16 quantises separately and then widens the result for a stage 2
 // that reads pre-widened activations; bucket 64 quantises separately and reduces; on sm_90a,
 // bucket 128 runs the FP8 warpgroup-product kernels on rebased rows (weights rebased by the
-// caller, activations inside run), and bucket 32 a register-fed FP8 warpgroup stage 2 (w2 in the
-// e4m3 code from the caller, rows rebased with interleaved words inside run). Other buckets: the default (whose bf16-path kernels read
-// widened activations, stage 1 writing them fused).
+// caller, activations inside run), and bucket 32 register-fed FP8 warpgroup kernels in both stages
+// (w1 and w2 in the e4m3 code from the caller, rows rebased with interleaved words inside run).
+// Other buckets: the default (whose bf16-path kernels read widened activations, stage 1 writing
+// them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
 
 std::string tuned_table(const gpu::DeviceInfo& d) {
@@ -78,7 +79,7 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
                                  "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,64,0,,"
                                  "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_gui_fp8,,,"
                                  "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n" +
-                                 key + "32" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8,,,"
+                                 key + "32" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_nt_wgmma_gui,,,"
                                  "moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_nt_wgmma,,,0,0,0,,\n"
                            : std::string());
 }
@@ -109,8 +110,10 @@ struct Setup {
                                  {rebased.w1.data(), rebased.w1_scale.data(), rebased.w2.data(),
                                   rebased.w2_scale.data()},
                                  stream.native(), options());
+        w1_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w1);
         w2_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w2);
-        FusedMoe::code_weights_e4m3(small_shape(), logical.w2.data(), w2_e4m3_coded.data(), stream.native(), options());
+        FusedMoe::code_weights_e4m3(small_shape(), from, {w1_e4m3_coded.data(), w2_e4m3_coded.data()}, stream.native(),
+                                    options());
         const std::string path = (table_dir / "tuned.csv").string();
         std::ofstream(path) << tuned_table(gpu::device_info(gpu::current_device()));
         moe = std::make_unique<FusedMoe>(small_shape(), TunedTables::load({path}), options());
@@ -122,7 +125,7 @@ struct Setup {
     data::DeviceMoeWeights logical;
     data::DeviceMoeWeights laid_out;
     data::DeviceMoeWeights rebased;  // rebased rows in w1/w2, their bases in w1_scale/w2_scale
-    gpu::DeviceBuffer<uint8_t> w2_e4m3_coded;
+    gpu::DeviceBuffer<uint8_t> w1_e4m3_coded, w2_e4m3_coded;
     test::TempDir table_dir;
     std::unique_ptr<FusedMoe> moe;
 };
@@ -164,7 +167,8 @@ struct Call {
         const data::DeviceMoeWeights& r = setup().rebased;
         return {routing.tokens, hidden.data(), routing.ids.data(), routing.weights.data(), w.w1.data(),
                 w.w1_scale.data(), w.w2.data(), w.w2_scale.data(), out.data(), r.w1.data(),
-                r.w1_scale.data(), r.w2.data(), r.w2_scale.data(), setup().w2_e4m3_coded.data()};
+                r.w1_scale.data(), r.w2.data(), r.w2_scale.data(), setup().w2_e4m3_coded.data(),
+                setup().w1_e4m3_coded.data()};
     }
 
     std::vector<float> output() const {
@@ -218,10 +222,12 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
         args.w1_rebased = nullptr;
         CHECK_THROWS_WITH(moe.run(args, setup().stream.native()), Catch::Matchers::ContainsSubstring("w1_rebased"));
         Call register_fed(20);
-        FusedMoeArgs without_code = register_fed.args();
-        without_code.w2_e4m3_coded = nullptr;
-        CHECK_THROWS_WITH(moe.run(without_code, setup().stream.native()),
-                          Catch::Matchers::ContainsSubstring("w2_e4m3_coded"));
+        for (const bool stage1 : {true, false}) {
+            FusedMoeArgs without_code = register_fed.args();
+            (stage1 ? without_code.w1_e4m3_coded : without_code.w2_e4m3_coded) = nullptr;
+            CHECK_THROWS_WITH(moe.run(without_code, setup().stream.native()),
+                              Catch::Matchers::ContainsSubstring(stage1 ? "w1_e4m3_coded" : "w2_e4m3_coded"));
+        }
     }
 }
 
@@ -254,7 +260,9 @@ TEST_CASE("FusedMoe with overlap_launches off gives the overlapped launches' out
     overlapped.prepare(300);
     serial.prepare(300);
     const gpu::Stream& stream = setup().stream;
-    for (int tokens : {1, 12, 64}) {  // the default, a widened tuned row, a reducing one
+    // The default, a widened tuned row, a reducing one; on sm_90a register-fed FP8 kernels in both
+    // stages and the FP8 warpgroup kernels.
+    for (int tokens : {1, 12, 64, 20, 100}) {
         INFO(tokens << " tokens: " << serial.plan(tokens).kernel_name1 << " + " << serial.plan(tokens).kernel_name2);
         Call call(tokens);
         overlapped.run(call.args(), stream.native());

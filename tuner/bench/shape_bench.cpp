@@ -35,10 +35,10 @@ MoeShapeKey shape_key(const data::MoeShape& s) {
 struct KernelLayoutWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_scale, w2, w2_scale;
     gpu::DeviceBuffer<uint8_t> w1_rebased, w1_base, w2_rebased, w2_base;  // for the plans that read them
-    gpu::DeviceBuffer<uint8_t> w2_e4m3_coded;                             // likewise
+    gpu::DeviceBuffer<uint8_t> w1_e4m3_coded, w2_e4m3_coded;              // likewise
 };
 
-// e4m3_coded: also w2's values in the e4m3 code (a plan of either arm reads them).
+// e4m3_coded: also the values in the e4m3 code (a plan of either arm reads them).
 KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, const FusedMoeOptions& options,
                                  const gpu::Stream& stream, bool e4m3_coded) {
     const rtc::KernelCache cache(runtime::cache_dir(options));
@@ -52,9 +52,10 @@ KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, con
                               {out.w1.data(), out.w1_scale.data(), out.w2.data(), out.w2_scale.data()},
                               stream.native(), options);
     if (e4m3_coded) {
+        out.w1_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w1);
         out.w2_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w2);
-        FusedMoe::code_weights_e4m3(shape_key(shape), logical.w2.data(), out.w2_e4m3_coded.data(), stream.native(),
-                                    options);
+        FusedMoe::code_weights_e4m3(shape_key(shape), {.w1 = logical.w1.data(), .w2 = logical.w2.data()},
+                                    {out.w1_e4m3_coded.data(), out.w2_e4m3_coded.data()}, stream.native(), options);
     }
     return out;
 }
@@ -131,6 +132,7 @@ BucketBench ShapeBench::run(int tokens) {
         a.w1_base = st.weights.w1_base.data();
         a.w2_rebased = st.weights.w2_rebased.data();
         a.w2_base = st.weights.w2_base.data();
+        a.w1_e4m3_coded = st.weights.w1_e4m3_coded.data();
         a.w2_e4m3_coded = st.weights.w2_e4m3_coded.data();
         a.out = outs[arm].data();
         return a;

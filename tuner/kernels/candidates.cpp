@@ -83,7 +83,7 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
     return c.wgmma || (sort_block_m(c) < 256 && c.warps <= 8);
 }
 
-// The register-fed FP8 warpgroup kernels (stage 2) decode the weights they stream: where weights
+// The register-fed FP8 warpgroup kernels decode the weights they stream: where weights
 // stream, with streaming loads. (Their 32-row tiles under 64-row sort blocks, to pair with the 64-row
 // stage-1 tiles from 512 tokens, measured 461 us at 512 tokens against 289 under 32-row blocks: the
 // second tile of a block is mostly padding and streams every weight all the same.)

@@ -54,7 +54,7 @@ WeightCopy weight_copy(const KernelConfig& c) {
 
 bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }
 
-bool n_tiles_fastest(const KernelConfig& c) { return c.wgmma && c.shared_operands; }
+bool n_tiles_fastest(const KernelConfig& c) { return mx_n_tiles_fastest(c.wgmma, c.shared_operands); }
 
 int warp_n_granule(const KernelConfig& c) {
     if (c.stage == Stage::down) return 8;
@@ -130,10 +130,10 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "smem on the FP8 path needs wgmma with one warpgroup per 64 rows (tile_m / 16 warps), tile_n 64 or 128, "
                "and a whole weight vector per thread (tile_n >= tile_m / 2)";
     if (register_fed_wgmma(c)) {
-        if (c.stage != Stage::down || c.mma != MmaPath::fp8 || (c.tile_m != 16 && c.tile_m != 32) || c.tile_n % 64 != 0 ||
-            c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk)
-            return "wgmma without smem (register-fed FP8 products) needs stage 2, the fp8 path, tile_m 16 or 32, "
-                   "tile_n a multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256 or 512";
+        if (c.mma != MmaPath::fp8 || (c.tile_m != 16 && c.tile_m != 32) || c.tile_n % 64 != 0 ||
+            c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk || c.fused_mxfp8_out)
+            return "wgmma without smem (register-fed FP8 products) needs the fp8 path, tile_m 16 or 32, tile_n a "
+                   "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256 or 512, no fused fp8 output";
     } else if (c.wgmma && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "

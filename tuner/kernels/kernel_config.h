@@ -69,8 +69,8 @@ struct KernelConfig {
     // With shared operands: Hopper warpgroup products (wgmma, sm_90a) straight from shared memory,
     // issued asynchronously so the next chunk's widening overlaps them. One warp per 16 rows
     // (warps = tile_m / 16, whole warpgroups of 64 rows over the tile's width); 128-row tiles take a
-    // third buffer where it fits (kernels::dynamic_shared_bytes). Without shared operands (FP8 path,
-    // stage 2): register-fed warpgroup products (register_fed_wgmma).                   token _wgmma
+    // third buffer where it fits (kernels::dynamic_shared_bytes). Without shared operands (FP8 path):
+    // register-fed warpgroup products (register_fed_wgmma).                              token _wgmma
     bool wgmma = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
@@ -99,9 +99,10 @@ int stage_number(Stage s);  // 1 or 2
 // same rows in every warp, and its _wgmma kernels, which copy them into shared memory instead of
 // widening them (docs/kernel-design.md, "Pre-widened activations").
 bool reads_wide_activations(const KernelConfig& c);
-// Whether a kernel is register-fed FP8 warpgroup products (_wgmma without _smem, FP8 path, stage 2;
+// Whether a kernel is register-fed FP8 warpgroup products (_wgmma without _smem, FP8 path;
 // kernel_templates/common/moe_fp8_register_gemm.h): the FP4 weights decoded in registers as the A
-// operand, the tile's 16 or 32 rows as B.
+// operand, the tile's 16 or 32 rows as B (stage 1: bf16 output, quantised by a separate pass; a
+// fused MXFP8 epilogue across the 4 warps of each MX block measured no faster).
 bool register_fed_wgmma(const KernelConfig& c);
 
 // Whether a kernel reads its activations rebased (kernel_templates/common/mx_rebase.h: e4m3 values

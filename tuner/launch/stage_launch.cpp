@@ -81,7 +81,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
     const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
                                                 s.tokens, s.model_dim, stream);
-    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, nullptr);
+    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded);
     const MoeStage1Args args{in.act,
                              in.act_scale,
                              w1,

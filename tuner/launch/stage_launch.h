@@ -56,6 +56,8 @@ struct Stage1Buffers {
     const uint8_t* w1_rebased = nullptr;  // the same rebased (common/mx_rebase.h: e4m3 [E*2*inter,
     const uint8_t* w1_base = nullptr;     // model_dim], bases [E*2*inter]): read instead when
                                           // kernels::weight_copy(config) says so
+    const uint8_t* w1_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
+                                             // w1_scale when kernels::weight_copy(config) says so
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0

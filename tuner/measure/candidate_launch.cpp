@@ -35,9 +35,9 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
       rebased_weights_(kernels::weight_copy(config) == kernels::WeightCopy::rebased_e4m3
                            ? &weights.rebased(harness_kernels, gpu::Stream::borrow(nullptr))
                            : nullptr),
-      w2_e4m3_coded_(kernels::weight_copy(config) == kernels::WeightCopy::e4m3_coded_fp4
-                         ? &weights.w2_e4m3_coded(harness_kernels, gpu::Stream::borrow(nullptr))
-                         : nullptr) {
+      e4m3_coded_(kernels::weight_copy(config) == kernels::WeightCopy::e4m3_coded_fp4
+                      ? &weights.e4m3_coded(config.stage, harness_kernels, gpu::Stream::borrow(nullptr))
+                      : nullptr) {
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(input_of(0));
     if (!cold_l2) return;
@@ -110,6 +110,7 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
                                    .w1_scale = w.w1_scale.data(),
                                    .w1_rebased = r ? r->w1.data() : nullptr,
                                    .w1_base = r ? r->w1_base.data() : nullptr,
+                                   .w1_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
                                    .bf16_out = o.bf16.data(),
                                    .out = o.fp8.data(),
                                    .out_scale = o.fp8_scale.data()};
@@ -130,7 +131,7 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
                                    .w2_scale = w.w2_scale.data(),
                                    .w2_rebased = r ? r->w2.data() : nullptr,
                                    .w2_base = r ? r->w2_base.data() : nullptr,
-                                   .w2_e4m3_coded = w2_e4m3_coded_ ? w2_e4m3_coded_->data() : nullptr,
+                                   .w2_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
     launch::enqueue_stage2(stage_, data_kernels_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);

@@ -69,7 +69,7 @@ private:
     BucketData& bucket_;
     const data::DeviceSortedRouting& sorted_;
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
-    const gpu::DeviceBuffer<uint8_t>* w2_e4m3_coded_;  // likewise (kernels::weight_copy)
+    const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
     // The stage's input of one copy: MXFP8, or widened when the kernel reads the wide layout.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;

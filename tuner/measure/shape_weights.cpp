@@ -29,14 +29,16 @@ const DeviceRebasedWeights& ShapeWeights::rebased(const HarnessKernels& harness_
     return *rebased_;
 }
 
-const gpu::DeviceBuffer<uint8_t>& ShapeWeights::w2_e4m3_coded(const HarnessKernels& harness_kernels,
-                                                              const gpu::Stream& stream) const {
-    if (w2_e4m3_coded_) return *w2_e4m3_coded_;
-    const formats::ExpertWeightDims w2{shape_.experts, shape_.model_dim, shape_.inter_dim};
-    w2_e4m3_coded_.emplace(lay_out_mma_k128_gpu(harness_kernels, formats::WeightRole::down, w2, false, logical_.w2,
-                                                stream, formats::e2m1_e4m3_code()));
+const gpu::DeviceBuffer<uint8_t>& ShapeWeights::e4m3_coded(kernels::Stage stage, const HarnessKernels& harness_kernels,
+                                                           const gpu::Stream& stream) const {
+    const bool gate_up = stage == kernels::Stage::gate_up;
+    std::optional<gpu::DeviceBuffer<uint8_t>>& coded = e4m3_coded_[gate_up ? 0 : 1];
+    if (coded) return *coded;
+    const formats::WeightRole role = gate_up ? formats::WeightRole::gate_up : formats::WeightRole::down;
+    coded.emplace(lay_out_mma_k128_gpu(harness_kernels, role, expert_weight_dims(shape_, role), false,
+                                       gate_up ? logical_.w1 : logical_.w2, stream, formats::e2m1_e4m3_code()));
     stream.synchronize();
-    return *w2_e4m3_coded_;
+    return *coded;
 }
 
 }  // namespace moetune::measure

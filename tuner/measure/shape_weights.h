@@ -11,6 +11,7 @@
 #include "data_gpu/device_moe_data.h"
 #include "gpu/device_buffer.h"
 #include "gpu/stream.h"
+#include "kernels/kernel_config.h"
 #include "measure/harness_kernels.h"
 #include "measure/weight_rebase_gpu.h"
 
@@ -30,10 +31,11 @@ public:
     // The kernel layout rebased (weight_rebase_gpu.h), made on `stream` at the first call, which
     // returns when it is complete.
     const DeviceRebasedWeights& rebased(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
-    // w2's values in the kernel layout and the e4m3 code (kernels::WeightCopy::e4m3_coded_fp4: the
-    // register-fed stage-2 kernels, which read it with the kernel layout's w2_scale), made likewise.
-    const gpu::DeviceBuffer<uint8_t>& w2_e4m3_coded(const HarnessKernels& harness_kernels,
-                                                    const gpu::Stream& stream) const;
+    // The weights of `stage` (w1 or w2) in the kernel layout and the e4m3 code
+    // (kernels::WeightCopy::e4m3_coded_fp4: the register-fed FP8 _wgmma kernels, which read them with
+    // the kernel layout's scales), made likewise.
+    const gpu::DeviceBuffer<uint8_t>& e4m3_coded(kernels::Stage stage, const HarnessKernels& harness_kernels,
+                                                 const gpu::Stream& stream) const;
 
 private:
     data::MoeShape shape_;
@@ -41,7 +43,7 @@ private:
     data::DeviceMoeWeights logical_;
     data::DeviceMoeWeights kernel_layout_;
     mutable std::optional<DeviceRebasedWeights> rebased_;
-    mutable std::optional<gpu::DeviceBuffer<uint8_t>> w2_e4m3_coded_;
+    mutable std::optional<gpu::DeviceBuffer<uint8_t>> e4m3_coded_[2];  // w1, w2
 };
 
 }  // namespace moetune::measure

@@ -23,6 +23,11 @@ unsigned blocks_per_expert(unsigned long long units, int experts) {
 
 }  // namespace
 
+formats::ExpertWeightDims expert_weight_dims(const data::MoeShape& shape, formats::WeightRole role) {
+    if (role == formats::WeightRole::gate_up) return {shape.experts, 2 * shape.inter_dim, shape.model_dim};
+    return {shape.experts, shape.model_dim, shape.inter_dim};
+}
+
 std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& d, bool scales) {
     return std::size_t(d.experts) * d.rows * (scales ? d.cols / 32 : d.cols / 2);
 }
@@ -70,8 +75,8 @@ gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, f
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
                                             const data::DeviceMoeWeights& logical, const gpu::Stream& stream) {
     using formats::WeightRole;
-    const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
-    const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
+    const formats::ExpertWeightDims w1 = expert_weight_dims(shape, WeightRole::gate_up);
+    const formats::ExpertWeightDims w2 = expert_weight_dims(shape, WeightRole::down);
     data::DeviceMoeWeights out;
     out.w1 = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, logical.w1, stream);
     out.w1_scale = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, logical.w1_scale, stream);

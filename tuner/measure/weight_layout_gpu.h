@@ -16,6 +16,9 @@
 
 namespace moetune::measure {
 
+// The dims of a shape's w1 (role gate_up: 2*inter rows of model_dim) or w2 (down: model_dim rows of inter).
+formats::ExpertWeightDims expert_weight_dims(const data::MoeShape& shape, formats::WeightRole role);
+
 // The bytes of one tensor: packed FP4 values (scales == false, experts*rows*cols/2) or e8m0 scales
 // (experts*rows*cols/32).
 std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& dims, bool scales);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "data_gpu/launch_grid.h"
+#include "measure/weight_layout_gpu.h"
 
 namespace moetune::measure {
 
@@ -27,8 +28,8 @@ void rebase_weights_gpu(const HarnessKernels& kernels, const formats::ExpertWeig
 
 DeviceRebasedWeights rebase_weights_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
                                         const data::DeviceMoeWeights& kernel_layout, const gpu::Stream& stream) {
-    const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
-    const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
+    const formats::ExpertWeightDims w1 = expert_weight_dims(shape, formats::WeightRole::gate_up);
+    const formats::ExpertWeightDims w2 = expert_weight_dims(shape, formats::WeightRole::down);
     DeviceRebasedWeights r{gpu::DeviceBuffer<uint8_t>(rebased_tensor_bytes(w1, false)),
                            gpu::DeviceBuffer<uint8_t>(rebased_tensor_bytes(w1, true)),
                            gpu::DeviceBuffer<uint8_t>(rebased_tensor_bytes(w2, false)),

@@ -149,6 +149,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         require_buffer(a.w2_rebased, "w2_rebased (this bucket's stage 2 reads rebased weights)");
         require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads rebased weights)");
     }
+    if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::e4m3_coded_fp4)
+        require_buffer(a.w1_e4m3_coded, "w1_e4m3_coded (this bucket's stage 1 reads the weights in the e4m3 code)");
     if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::e4m3_coded_fp4)
         require_buffer(a.w2_e4m3_coded, "w2_e4m3_coded (this bucket's stage 2 reads the weights in the e4m3 code)");
     data::MoeShape shape = planner.problem();
@@ -187,6 +189,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w1_scale = static_cast<const uint8_t*>(a.w1_scale),
                             .w1_rebased = static_cast<const uint8_t*>(a.w1_rebased),
                             .w1_base = static_cast<const uint8_t*>(a.w1_base),
+                            .w1_e4m3_coded = static_cast<const uint8_t*>(a.w1_e4m3_coded),
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),

@@ -75,14 +75,19 @@ void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& lo
     s.synchronize();  // the layout kernels' module is unloaded on return
 }
 
-void FusedMoe::code_weights_e4m3(const MoeShapeKey& shape, const void* logical_w2, void* w2_e4m3_coded, void* stream,
-                                 const FusedMoeOptions& options) {
-    if (!logical_w2 || !w2_e4m3_coded) throw std::invalid_argument("FusedMoe::code_weights_e4m3: a weight buffer is null");
+void FusedMoe::code_weights_e4m3(const MoeShapeKey& shape, const ExpertWeights& logical,
+                                 const E4m3CodedWeightsOut& coded, void* stream, const FusedMoeOptions& options) {
+    for (const void* p : std::initializer_list<const void*>{logical.w1, logical.w2, coded.w1, coded.w2})
+        if (!p) throw std::invalid_argument("FusedMoe::code_weights_e4m3: a weight buffer is null");
     const rtc::KernelCache cache(runtime::cache_dir(options));
     const measure::HarnessKernels kernels(&cache);
     const gpu::Stream s = gpu::Stream::borrow(stream);
-    measure::lay_out_mma_k128_gpu(kernels, formats::WeightRole::down, w2_dims(shape), false,
-                                  static_cast<const uint8_t*>(logical_w2), static_cast<uint8_t*>(w2_e4m3_coded), s,
+    using formats::WeightRole;
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), false,
+                                  static_cast<const uint8_t*>(logical.w1), static_cast<uint8_t*>(coded.w1), s,
+                                  formats::e2m1_e4m3_code());
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), false,
+                                  static_cast<const uint8_t*>(logical.w2), static_cast<uint8_t*>(coded.w2), s,
                                   formats::e2m1_e4m3_code());
     s.synchronize();  // the layout kernels' module is unloaded on return
 }
