@@ -9,6 +9,7 @@
 #include "common/grid_dependency.h"
 #include "common/lane_shuffle.h"
 #include "common/mx_bf16_widen.h"
+#include "common/mx_rebase.h"
 #include "common/mx_types.h"
 
 __device__ inline float mxfp8_to_float(float v) { return v; }
@@ -85,6 +86,22 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
+// The dynamic scale of the block whose four 8-element groups lanes 4b..4b+3 hold (v: this lane's
+// group, in element order), every lane of the warp taking part: each group's amax, then pairs, then
+// pairs of pairs, the lower group's NaN first, else the larger maximum (no -0: the sign bits are
+// cleared) -- the block's amax in element order, as one thread finds it.
+__device__ inline unsigned char mxfp8_group_scale(const float (&v)[8], int lane) {
+    float amax = 0.0f;
+    for (int i = 0; i < 8; ++i) mxfp8_amax_step(v[i], amax);
+    for (int m = 1; m <= 2; m <<= 1) {
+        const float other = mx_shfl_xor(amax, m);
+        const bool lower = (lane & m) == 0;
+        const float lo = lower ? amax : other, hi = lower ? other : amax;
+        amax = mx_is_nan(lo) ? lo : mx_is_nan(hi) ? hi : (hi > lo ? hi : lo);
+    }
+    return mx_mxfp8_scale_from_amax(amax);
+}
+
 // bf16 rows with dynamic scales straight to the wide layout: what mxfp8_quant and then mxfp8_widen
 // write, bit for bit (the same amax rule, scale and element quantisation, the same mx_wide_group).
 // Four consecutive lanes share a block, one 8-element wide group each: one 16-byte load, the
@@ -108,21 +125,67 @@ __global__ void __launch_bounds__(THREADS)
         const bool active = g < groups;
         float v[8] = {};
         if (active) mxfp8_load_elements(x, g * 8, aligned, v);
-        float amax = 0.0f;
-        for (int i = 0; i < 8; ++i) mxfp8_amax_step(v[i], amax);
-        // Lanes 4b..4b+3 hold groups 0..3 of block b: merge pairs, then pairs of pairs, the lower
-        // group's NaN first, else the larger maximum (no -0: the sign bits are cleared).
-        for (int m = 1; m <= 2; m <<= 1) {
-            const float other = mx_shfl_xor(amax, m);
-            const bool lower = (lane & m) == 0;
-            const float lo = lower ? amax : other, hi = lower ? other : amax;
-            amax = mx_is_nan(lo) ? lo : mx_is_nan(hi) ? hi : (hi > lo ? hi : lo);
-        }
-        const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+        const unsigned char scale = mxfp8_group_scale(v, lane);
         unsigned char bytes[8];
         for (int i = 0; i < 8; ++i) bytes[i] = mx_quantize_mxfp8_element(v[i], scale);
         moetune_u32 out[4];
         mx_wide_group(mx_e4m3_word(bytes), mx_e4m3_word(bytes + 4), scale, out);
         if (active) *reinterpret_cast<mx_wide_vector*>(wide + g * 8) = mx_wide_vector{{out[0], out[1], out[2], out[3]}};
+    }
+}
+
+// bf16 rows [rows, cols] with dynamic scales straight to rebased rows (common/mx_rebase.h): what
+// mxfp8_quant and then mxfp8_rebase<_, INTERLEAVE> write, bit for bit (the same scales, elements,
+// base and rebase), in one pass and without the MXFP8 buffers -- for a stage whose kernel reads
+// only rebased rows (the activations before stage 1, stage 1's bf16 output before stage 2). A
+// workgroup a row: four lanes a block, GROUPS groups of 8 elements a lane in registers while the
+// row's base (its largest block scale) is found over the workgroup, so the row is read once. Each
+// lane then stores a group's two words, at 2q and 2q + 1 of the block, or interleaved at q and
+// 4 + q (mx_interleaved_source_word). blockDim.x: a multiple of 32 with blockDim.x * GROUPS >=
+// cols / 8 (the launcher's choice, data_gpu/mxfp8_quant_gpu.cpp: few groups a lane, so that the
+// registers stay few and many rows run at once).
+template <int THREADS, int GROUPS, bool INTERLEAVE>
+__global__ void __launch_bounds__(THREADS)
+    mxfp8_quant_rebased(const unsigned short* __restrict__ x, int rows, int cols, unsigned char* __restrict__ rebased,
+                        unsigned char* __restrict__ bases) {
+    static_assert(THREADS % 32 == 0 && THREADS <= 1024, "whole warps: every lane takes part in the swaps");
+    mx_allow_next_grid();
+    __shared__ unsigned warp_top[THREADS / 32];
+    const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) / 32, warps = int(blockDim.x) / 32;
+    const int groups = cols / 8;
+    const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
+    for (int row = int(blockIdx.x); row < rows; row += int(gridDim.x)) {
+        const unsigned short* in = x + (long long)row * cols;
+        float v[GROUPS][8];
+        unsigned char scale[GROUPS];
+        unsigned top = 0;
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int g = int(threadIdx.x) + i * int(blockDim.x);
+            // Uniform per four lanes (groups is a multiple of 4), so a block's lanes agree.
+            const bool active = g < groups;
+            for (int e = 0; e < 8; ++e) v[i][e] = 0.0f;
+            if (active) mxfp8_load_elements(in, (unsigned long long)g * 8, aligned, v[i]);
+            scale[i] = mxfp8_group_scale(v[i], lane);
+            if (active) top = max(top, unsigned(scale[i]));
+        }
+        for (int d = 16; d > 0; d /= 2) top = max(top, mx_shfl(top, lane ^ d));
+        if (lane == 0) warp_top[warp] = top;
+        __syncthreads();
+        for (int w = 0; w < warps; ++w) top = max(top, warp_top[w]);
+        __syncthreads();  // warp_top is rewritten by the next row
+#pragma unroll
+        for (int i = 0; i < GROUPS; ++i) {
+            const int g = int(threadIdx.x) + i * int(blockDim.x);
+            if (g >= groups) continue;
+            const int k = int(top) - int(scale[i]);
+            unsigned char bytes[8];
+            for (int e = 0; e < 8; ++e) bytes[e] = mx_e4m3_rebase(mx_quantize_mxfp8_element(v[i][e], scale[i]), k);
+            const int q = g % 4;
+            moetune_u32* block = reinterpret_cast<moetune_u32*>(rebased + (long long)row * cols) + (g / 4) * 8;
+            block[INTERLEAVE ? q : 2 * q] = mx_e4m3_word(bytes);
+            block[INTERLEAVE ? 4 + q : 2 * q + 1] = mx_e4m3_word(bytes + 4);
+        }
+        if (threadIdx.x == 0) bases[row] = (unsigned char)top;
     }
 }

@@ -158,6 +158,37 @@ TEST_CASE("GPU MXFP8 quantisation straight to the wide layout equals quantise th
     CHECK(first_difference(widened_on_cpu(m), formats::bf16_to_floats(wide.download()), "wide") == "");
 }
 
+// The one-pass quantisation to rebased rows (mxfp8_quant_rebased) writes what quantising and then
+// rebasing give on the CPU, bit for bit, on bf16 rows with the awkward blocks: the model and
+// intermediate widths of the DSv4.1 shapes, the widest row it takes (two groups a lane) and a row
+// of three blocks (one warp, most lanes idle); in element order and interleaved. (9 rows at least:
+// awkward_rows puts its special blocks in rows 0-8.)
+TEST_CASE("GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU", "[gpu][quant]") {
+    for (const auto& [rows, cols] : {std::pair{48, 5120}, std::pair{37, 2304}, std::pair{9, 16384}, std::pair{9, 96}})
+    for (const bool interleave : {false, true}) {
+        INFO(rows << " x " << cols << ", interleaved " << interleave);
+        const Bf16Rows x = awkward_bf16_rows(rows, cols);
+        const data::MxfpMatrix m = data::quantize_mxfp8_matrix(x.values, rows, cols, ActivationScales::mxfp8);
+        std::vector<uint8_t> rebased(m.values.size()), bases(static_cast<std::size_t>(rows));
+        formats::rebase_mxfp8(m.values, m.scales, rows, cols, rebased, bases, interleave);
+        const gpu::Stream stream;
+        const gpu::DeviceBuffer<uint16_t> input(x.bits);
+        gpu::DeviceBuffer<uint8_t> gpu_rebased(rebased.size()), gpu_bases(bases.size());
+        gpu_rebased.fill_bytes(0x7F);  // e4m3 NaN: a byte left unwritten shows
+        data::enqueue_quantize_mxfp8_bf16_rebased(test::data_kernels(), input.data(), rows, cols, gpu_rebased.data(),
+                                                  gpu_bases.data(), stream, interleave);
+        stream.synchronize();
+        CHECK(first_difference(bases, gpu_bases.download(), "bases") == "");
+        CHECK(first_difference(rebased, gpu_rebased.download(), "values") == "");
+    }
+    const gpu::DeviceBuffer<uint16_t> input(16416);
+    gpu::DeviceBuffer<uint8_t> out(16416), base(1);
+    for (const int cols : {16416, 40, 0})
+        CHECK_THROWS_AS(data::enqueue_quantize_mxfp8_bf16_rebased(test::data_kernels(), input.data(), 1, cols, out.data(),
+                                                                  base.data(), gpu::Stream(), false),
+                        std::invalid_argument);
+}
+
 TEST_CASE("GPU MXFP8 quantisation rejects a shape that does not match its input", "[gpu][quant]") {
     const std::vector<float> x(64 * 32);
     CHECK_THROWS_AS(

@@ -32,6 +32,12 @@ inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, fals
 inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true>";
 // mxfp8_quant_wide<threads>: bf16 -> MXFP8 (dynamic scales) -> the wide layout, in one pass.
 inline constexpr const char* kQuantBf16Wide = "mxfp8_quant_wide<256>";
+// mxfp8_quant_rebased<threads, groups a thread, interleave>: bf16 -> MXFP8 -> rebased rows, in one pass;
+// a workgroup a row, one group of 8 elements a lane up to 8192 columns, two up to 16384.
+inline constexpr int kQuantRebasedThreads = 1024;
+inline constexpr const char* kQuantBf16Rebased[2][2] = {
+    {"mxfp8_quant_rebased<1024, 1, false>", "mxfp8_quant_rebased<1024, 1, true>"},
+    {"mxfp8_quant_rebased<1024, 2, false>", "mxfp8_quant_rebased<1024, 2, true>"}};  // [groups - 1][interleave]
 // mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed and _wgmma kernels.
 inline constexpr const char* kWiden = "mxfp8_widen<256>";
 // mxfp8_rebase<threads, interleave>: MXFP8 -> rebased rows (common/mx_rebase.h) of the FP8 _wgmma kernels; a warp per row.

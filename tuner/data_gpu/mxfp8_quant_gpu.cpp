@@ -69,6 +69,24 @@ void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t
         .launch({{grid_stride_blocks(4 * blocks, kThreads)}, {kThreads}}, stream, x, blocks, wide);  // 4 lanes a block
 }
 
+void enqueue_quantize_mxfp8_bf16_rebased(const DataKernels& kernels, const uint16_t* x, int rows, int cols,
+                                         uint8_t* rebased, uint8_t* bases, const gpu::Stream& stream,
+                                         bool interleave_words) {
+    using namespace kernel_names;
+    const int groups = cols / 8;  // 8 elements a lane, 4 lanes a block
+    constexpr int kMaxGroupsPerLane = 2;
+    if (rows < 0 || cols <= 0 || cols % 32 != 0 || groups > kQuantRebasedThreads * kMaxGroupsPerLane)
+        throw std::invalid_argument("quantisation to rebased rows: " + std::to_string(cols) +
+                                    " columns (a positive multiple of 32, at most " +
+                                    std::to_string(8 * kQuantRebasedThreads * kMaxGroupsPerLane) + ")");
+    if (rows == 0) return;
+    // As few groups a lane as the row needs, then as few whole warps as hold the row.
+    const int per_lane = (groups + kQuantRebasedThreads - 1) / kQuantRebasedThreads;
+    const unsigned threads = unsigned((groups + per_lane - 1) / per_lane + 31) / 32 * 32;
+    kernels.kernel(kQuantBf16Rebased[per_lane - 1][interleave_words ? 1 : 0])
+        .launch({{unsigned(rows)}, {threads}}, stream, x, rows, cols, rebased, bases);  // a workgroup a row
+}
+
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
                               ActivationScales mode, Bf16Rounding rounding) {
     const gpu::DeviceBuffer<float> input(x);

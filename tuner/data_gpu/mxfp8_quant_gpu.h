@@ -35,6 +35,14 @@ void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, 
 void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
                                       uint16_t* wide, const gpu::Stream& stream);
 
+// The same quantisation written straight as rebased rows (common/mx_rebase.h) of [rows, cols] bf16
+// (cols a multiple of 32, at most 16384), for a consumer that reads only those
+// (kernels::reads_rebased_rows): what enqueue_quantize_mxfp8_bf16 and then enqueue_rebase_mxfp8 write,
+// bit for bit, in one pass and without the MXFP8 buffers. Throws std::invalid_argument for other cols.
+void enqueue_quantize_mxfp8_bf16_rebased(const DataKernels& kernels, const uint16_t* x, int rows, int cols,
+                                         uint8_t* rebased, uint8_t* bases, const gpu::Stream& stream,
+                                         bool interleave_words);
+
 // Uploads, quantises and downloads, for tests.
 MxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, std::span<const float> x, int rows, int cols,
                               formats::ActivationScales mode, Bf16Rounding rounding);

@@ -50,21 +50,17 @@ std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage,
     throw std::logic_error("weight_input: unknown weight copy");
 }
 
-// What the kernel reads as act and act_scale: MXFP8 values and scales, or for a kernel that reads
-// rebased rows the same rebased into the scratch buffers first.
+// What the kernel reads as act and act_scale: MXFP8 values and scales, or the rows rebased.
 struct ActivationInput {
     const uint8_t* act;
     const uint8_t* act_scale;
 };
-ActivationInput activation_input(const StageLaunch& stage, const data::DataKernels& data_kernels, const uint8_t* act,
-                                 const uint8_t* act_scale, uint8_t* act_rebased, uint8_t* act_base, int rows, int cols,
-                                 const gpu::Stream& stream) {
+ActivationInput activation_input(const StageLaunch& stage, const uint8_t* act, const uint8_t* act_scale,
+                                 const uint8_t* act_rebased, const uint8_t* act_base) {
     if (!kernels::reads_rebased_rows(stage.config)) return {act, act_scale};
     if (!act_rebased || !act_base)
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
-                                    " reads rebased activations, but no scratch for them was given");
-    data::enqueue_rebase_mxfp8(data_kernels, act, act_scale, rows, cols, act_rebased, act_base, stream,
-                               kernels::reads_interleaved_rows(stage.config));
+                                    " reads rebased activations, but none were given (act_rebased or act_base is null)");
     return {act_rebased, act_base};
 }
 
@@ -76,11 +72,12 @@ StageLaunch::StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel&
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
                     const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream) {
     require_wide_input(stage, io.act_wide);
+    if (!io.rebased_out != !io.rebased_out_base)
+        throw std::invalid_argument("enqueue_stage1: rebased_out and rebased_out_base are given together or not at all");
     const data::MoeShape& s = stage.shape;
     const bool fused = stage.config.fused_mxfp8_out;
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
-    const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
-                                                s.tokens, s.model_dim, stream);
+    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
     const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded);
     const MoeStage1Args args{in.act,
                              in.act_scale,
@@ -98,10 +95,20 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              io.act_wide,
                              fused ? io.wide_out : nullptr};
     stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
-    if (fused) return;
-    const unsigned long long blocks = 1ULL * s.tokens * s.topk * s.inter_dim / kernels::kMxBlock;
-    // A stage 2 that reads the wide layout reads nothing else: one pass to it.
+    const int rows = s.tokens * s.topk;
+    if (fused) {
+        // A row's base spans the N tiles of its workgroups: rebased after the kernel.
+        if (io.rebased_out)
+            data::enqueue_rebase_mxfp8(data_kernels, io.out, io.out_scale, rows, s.inter_dim, io.rebased_out,
+                                       io.rebased_out_base, stream, io.rebased_out_interleaved);
+        return;
+    }
+    const unsigned long long blocks = 1ULL * rows * s.inter_dim / kernels::kMxBlock;
+    // A stage 2 that reads the wide layout or rebased rows reads nothing else: one pass to it.
     if (io.wide_out) data::enqueue_quantize_mxfp8_bf16_wide(data_kernels, io.bf16_out, blocks, io.wide_out, stream);
+    else if (io.rebased_out)
+        data::enqueue_quantize_mxfp8_bf16_rebased(data_kernels, io.bf16_out, rows, s.inter_dim, io.rebased_out,
+                                                  io.rebased_out_base, stream, io.rebased_out_interleaved);
     else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
 }
 
@@ -111,8 +118,7 @@ void enqueue_stage2(const StageLaunch& stage, const data::DataKernels& data_kern
     const data::MoeShape& s = stage.shape;
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
-    const ActivationInput in = activation_input(stage, data_kernels, io.act, io.act_scale, io.act_rebased, io.act_base,
-                                                s.tokens * s.topk, s.inter_dim, stream);
+    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
     const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded);
     const MoeStage2Args args{in.act, in.act_scale, w2, w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),

@@ -8,11 +8,14 @@
 //   stage 1, wide out for a stage 2 that reads the wide layout (kernels::reads_wide_activations):
 //                     a _fp8 kernel writes its MXFP8 output widened; otherwise the quantisation
 //                     writes it widened (mxfp8_quant_wide), and no MXFP8 values or scales
-//   rebased input     a kernel that reads rebased rows (kernels::reads_rebased_rows) gets its
-//                     MXFP8 input rebased first (mxfp8_rebase.hip) into scratch the caller gives
-//                     (act_rebased, act_base), part of the stage's sequence and of its time, and
-//                     reads the weights' copy it needs (kernels::weight_copy; made once, like the
-//                     kernel layout); the register-fed FP8 _wgmma kernels' rows are interleaved
+//   rebased rows      a kernel that reads rebased rows (kernels::reads_rebased_rows) reads them as
+//                     given (act_rebased, act_base), like the wide layout: the library quantises the
+//                     hidden states straight to them (mxfp8_quant_rebased) and stage 1 writes them for
+//                     such a stage 2 (rebased_out: its bf16 output quantised straight to them, or a
+//                     _fp8 kernel's MXFP8 output rebased, mxfp8_rebase.hip); the register-fed FP8
+//                     _wgmma kernels' rows are interleaved (kernels::reads_interleaved_rows). Such a
+//                     kernel also reads the weights' copy it needs (kernels::weight_copy; made once,
+//                     like the kernel layout)
 //   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
 //                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
@@ -49,8 +52,8 @@ struct Stage1Buffers {
     const uint8_t* act_scale = nullptr;  // [M, model_dim/32] e8m0
     const uint16_t* act_wide = nullptr;  // the same widened, bf16 [M, model_dim]: read instead when
                                          // kernels::reads_wide_activations(config)
-    uint8_t* act_rebased = nullptr;      // scratch [M, model_dim] e4m3fn and [M] e8m0, written from
-    uint8_t* act_base = nullptr;         // act, act_scale when kernels::reads_rebased_rows(config)
+    const uint8_t* act_rebased = nullptr;  // the same rebased, [M, model_dim] e4m3fn and [M] e8m0: read
+    const uint8_t* act_base = nullptr;     // instead when kernels::reads_rebased_rows(config)
     const uint8_t* w1 = nullptr;         // formats::WeightLayout::mma_k128, role gate_up
     const uint8_t* w1_scale = nullptr;
     const uint8_t* w1_rebased = nullptr;  // the same rebased (common/mx_rebase.h: e4m3 [E*2*inter,
@@ -64,6 +67,11 @@ struct Stage1Buffers {
     // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then, and
     // then the only output (out / out_scale are left as they are).
     uint16_t* wide_out = nullptr;
+    // Set when stage 2 reads rebased rows: [M*topk, inter] e4m3fn and [M*topk] e8m0, what stage 2
+    // reads then, interleaved when it reads them so (kernels::reads_interleaved_rows).
+    uint8_t* rebased_out = nullptr;
+    uint8_t* rebased_out_base = nullptr;
+    bool rebased_out_interleaved = false;
     // The kernel may start while the stream's previous kernel (the activation quantisation)
     // finishes (gpu::LaunchShape::overlap_previous); it waits for it before reading anything.
     bool overlap_previous = false;
@@ -74,8 +82,8 @@ struct Stage2Buffers {
     const uint8_t* act = nullptr;        // MXFP8 [M*topk, inter] (Stage1Buffers::out)
     const uint8_t* act_scale = nullptr;  // [M*topk, inter/32]
     const uint16_t* act_wide = nullptr;  // Stage1Buffers::wide_out, when reads_wide_activations(config)
-    uint8_t* act_rebased = nullptr;      // scratch [M*topk, inter] e4m3fn and [M*topk] e8m0, when
-    uint8_t* act_base = nullptr;         // kernels::reads_rebased_rows(config)
+    const uint8_t* act_rebased = nullptr;  // Stage1Buffers::rebased_out and rebased_out_base, when
+    const uint8_t* act_base = nullptr;     // kernels::reads_rebased_rows(config)
     const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
     const uint8_t* w2_scale = nullptr;
     const uint8_t* w2_rebased = nullptr;  // the same rebased ([E*model_dim, inter], [E*model_dim]), read

@@ -60,6 +60,18 @@ const gpu::DeviceBuffer<uint16_t>& BucketData::wide_input(int stage, int copy) {
     return it->second;
 }
 
+const data::DeviceRebasedMatrix& BucketData::rebased_input(int stage, bool interleave_words, int copy) {
+    const data::DeviceMxfpMatrix& mxfp8 = input(stage, copy);  // checks stage, makes the copy
+    auto& made = rebased_inputs_[stage - 1];
+    auto it = made.find({interleave_words, copy});
+    if (it == made.end()) {
+        it = made.emplace(std::pair{interleave_words, copy}, data::rebase_mxfp8_gpu(kernels_, mxfp8, stream_, interleave_words))
+                 .first;
+        stream_.synchronize();
+    }
+    return it->second;
+}
+
 const data::DeviceSortedRouting& BucketData::sorted(int block_m) {
     auto it = sorted_.find(block_m);
     if (it == sorted_.end()) {

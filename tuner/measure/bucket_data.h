@@ -8,17 +8,20 @@
 //     and stage 2 from that input. Stage-2 candidates run on this reference input, so each stage is
 //     judged on its own;
 //   - for cold-L2 timing, extra copies of each stage's input (uploaded at first use);
-//   - each input widened for the kernels that read the wide layout (at first use).
+//   - each input widened for the kernels that read the wide layout, and rebased for those that read
+//     rebased rows (at first use; the library writes both straight from bf16, outside a stage's time).
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/moe_problem.h"
 #include "data/routing_spec.h"
 #include "data_gpu/data_kernels.h"
 #include "data_gpu/device_moe_data.h"
+#include "data_gpu/mxfp8_rebase_gpu.h"
 #include "gpu/device_buffer.h"
 #include "gpu/stream.h"
 #include "measure/shape_weights.h"
@@ -41,6 +44,9 @@ public:
     // The same input in the wide layout, for kernels that read it (kernels::reads_wide_activations):
     // made from input(stage, copy) at first use.
     const gpu::DeviceBuffer<uint16_t>& wide_input(int stage, int copy = 0);
+    // The same input rebased, for kernels that read rebased rows (kernels::reads_rebased_rows), with
+    // interleaved words when they read them so: made from input(stage, copy) at first use.
+    const data::DeviceRebasedMatrix& rebased_input(int stage, bool interleave_words, int copy = 0);
 
     // moe_sorting of the routing with this block size.
     const data::DeviceSortedRouting& sorted(int block_m);
@@ -62,6 +68,7 @@ private:
     std::map<int, data::DeviceSortedRouting> sorted_;
     std::deque<data::DeviceMxfpMatrix> input_copies_[2];  // copies 1, 2, ...; a deque keeps references stable
     std::map<int, gpu::DeviceBuffer<uint16_t>> wide_inputs_[2];  // by copy
+    std::map<std::pair<bool, int>, data::DeviceRebasedMatrix> rebased_inputs_[2];  // by (interleaved, copy)
 };
 
 }  // namespace moetune::measure

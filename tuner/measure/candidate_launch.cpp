@@ -43,8 +43,7 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
     if (!cold_l2) return;
     const Outputs& o = outputs_.front();
     const Input& in = inputs_.front();
-    const std::size_t per_copy = (in.wide ? in.wide->bytes() : bytes_of(in.mxfp8->values, in.mxfp8->scales)) +
-                                 bytes_of(o.bf16, o.fp8, o.fp8_scale, o.partial);
+    const std::size_t per_copy = in.bytes() + bytes_of(o.bf16, o.fp8, o.fp8_scale, o.partial);
     const int copies = cold_l2_copies(per_copy, l2_bytes, launches_per_graph);
     bucket.input(kernels::stage_number(config.stage), copies - 1);  // makes all missing copies from one download
     for (int c = 1; c < copies; ++c) {
@@ -53,10 +52,18 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
     }
 }
 
+std::size_t CandidateLaunch::Input::bytes() const {
+    if (wide) return wide->bytes();
+    if (rebased) return bytes_of(rebased->values, rebased->bases);
+    return bytes_of(mxfp8->values, mxfp8->scales);
+}
+
 CandidateLaunch::Input CandidateLaunch::input_of(int copy) const {
     const int stage = kernels::stage_number(stage_.config.stage);
     Input in{.mxfp8 = &bucket_.input(stage, copy)};
     if (kernels::reads_wide_activations(stage_.config)) in.wide = &bucket_.wide_input(stage, copy);
+    if (kernels::reads_rebased_rows(stage_.config))
+        in.rebased = &bucket_.rebased_input(stage, kernels::reads_interleaved_rows(stage_.config), copy);
     return in;
 }
 
@@ -73,12 +80,6 @@ CandidateLaunch::Outputs CandidateLaunch::allocate_outputs() const {
         o.bf16 = gpu::DeviceBuffer<uint16_t>(std::size_t(s.tokens) * s.model_dim);
         if (stage_.config.mode == kernels::Stage2Mode::reduce)
             o.partial = gpu::DeviceBuffer<uint16_t>(routed_rows * s.model_dim);
-    }
-    if (kernels::reads_rebased_rows(stage_.config)) {
-        const bool first = stage_.config.stage == kernels::Stage::gate_up;
-        const std::size_t rows = first ? std::size_t(s.tokens) : routed_rows;
-        o.rebased = gpu::DeviceBuffer<uint8_t>(rows * (first ? s.model_dim : s.inter_dim));
-        o.base = gpu::DeviceBuffer<uint8_t>(rows);
     }
     return o;
 }
@@ -104,8 +105,8 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
     const launch::Stage1Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
-                                   .act_rebased = o.rebased.data(),
-                                   .act_base = o.base.data(),
+                                   .act_rebased = in.rebased ? in.rebased->values.data() : nullptr,
+                                   .act_base = in.rebased ? in.rebased->bases.data() : nullptr,
                                    .w1 = w.w1.data(),
                                    .w1_scale = w.w1_scale.data(),
                                    .w1_rebased = r ? r->w1.data() : nullptr,
@@ -125,8 +126,8 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
     const launch::Stage2Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
-                                   .act_rebased = o.rebased.data(),
-                                   .act_base = o.base.data(),
+                                   .act_rebased = in.rebased ? in.rebased->values.data() : nullptr,
+                                   .act_base = in.rebased ? in.rebased->bases.data() : nullptr,
                                    .w2 = w.w2.data(),
                                    .w2_scale = w.w2_scale.data(),
                                    .w2_rebased = r ? r->w2.data() : nullptr,

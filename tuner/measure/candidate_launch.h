@@ -3,7 +3,9 @@
 // (aiter-fmoe-format.md §3.6-3.7) -- launch/stage_launch.h's sequence, the one libmoetune runs: a
 // bf16 stage-1 output's separate MXFP8 quantisation (AITER's fairness adder: a fused candidate does
 // that work inside), stage 2's zeroing or reduce -- and the buffers it writes. Moe_sorting is
-// outside (AITER excludes it too): each block_m is sorted once per bucket.
+// outside (AITER excludes it too): each block_m is sorted once per bucket. So is making the input a
+// kernel reads in the wide layout or as rebased rows (BucketData, at first use): the library writes
+// those straight from bf16 in the pass that would otherwise write MXFP8 (launch/stage_launch.h).
 //
 // Cold-L2 timing rotates the launches of a graph over `copies()` sets of input and outputs; copy 0
 // is the one that is validated.
@@ -56,7 +58,6 @@ private:
         gpu::DeviceBuffer<uint16_t> bf16;           // stage 1 bf16 out [M*topk, inter]; stage 2 [M, model_dim]
         gpu::DeviceBuffer<uint8_t> fp8, fp8_scale;  // stage 1: _fp8 output, or the separate quantisation's
         gpu::DeviceBuffer<uint16_t> partial;        // stage 2 reduce: [M*topk, model_dim]
-        gpu::DeviceBuffer<uint8_t> rebased, base;   // the input rebased, for kernels that read it
     };
     Outputs allocate_outputs() const;
     void enqueue_stage1(const gpu::Stream& stream, int copy);
@@ -70,10 +71,12 @@ private:
     const data::DeviceSortedRouting& sorted_;
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
-    // The stage's input of one copy: MXFP8, or widened when the kernel reads the wide layout.
+    // The stage's input of one copy: MXFP8, or widened or rebased when the kernel reads that.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;
         const gpu::DeviceBuffer<uint16_t>* wide = nullptr;
+        const data::DeviceRebasedMatrix* rebased = nullptr;
+        std::size_t bytes() const;  // what the kernel reads of it
     };
     Input input_of(int copy) const;
 

@@ -102,14 +102,17 @@ void FusedMoe::Impl::prepare(int max_tokens) {
         needs.partials = needs.partials || p.configs.stage2.mode == kernels::Stage2Mode::reduce;
         const bool stage1_wide = kernels::reads_wide_activations(p.configs.stage1);
         const bool stage2_wide = kernels::reads_wide_activations(p.configs.stage2);
-        needs.act_wide = needs.act_wide || stage1_wide;
-        needs.act_mxfp8 = needs.act_mxfp8 || !stage1_wide;
-        needs.stage1_wide = needs.stage1_wide || stage2_wide;
-        needs.stage1_mxfp8 = needs.stage1_mxfp8 || !stage2_wide;
         // The FP8 warpgroup-product kernels read their rows rebased (kernels::reads_rebased_rows), and
         // a copy of the weights from the caller (kernels::weight_copy, FusedMoe::reads_rebased_weights).
-        needs.act_rebased = needs.act_rebased || kernels::reads_rebased_rows(p.configs.stage1);
-        needs.stage1_rebased = needs.stage1_rebased || kernels::reads_rebased_rows(p.configs.stage2);
+        const bool stage1_rebased = kernels::reads_rebased_rows(p.configs.stage1);
+        const bool stage2_rebased = kernels::reads_rebased_rows(p.configs.stage2);
+        needs.act_wide = needs.act_wide || stage1_wide;
+        needs.act_mxfp8 = needs.act_mxfp8 || (!stage1_wide && !stage1_rebased);
+        needs.stage1_wide = needs.stage1_wide || stage2_wide;
+        // A _fp8 stage 1 writes MXFP8, which is rebased for such a stage 2.
+        needs.stage1_mxfp8 = needs.stage1_mxfp8 || (!stage2_wide && (!stage2_rebased || p.configs.stage1.fused_mxfp8_out));
+        needs.act_rebased = needs.act_rebased || stage1_rebased;
+        needs.stage1_rebased = needs.stage1_rebased || stage2_rebased;
         needs.block_ms.insert(p.plan.block_m);
     }
     stage_kernels.load(configs, info.arch, cache);
@@ -169,15 +172,19 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                           atomic ? a.out : nullptr, atomic ? out_bytes : 0);
     sorted_event.record(side);
 
-    // A stage 1 that reads the wide layout reads nothing else: one pass to it.
+    // A stage 1 that reads the wide layout or rebased rows reads nothing else: one pass to it.
     const bool stage1_wide_in = kernels::reads_wide_activations(p.configs.stage1);
     if (stage1_wide_in)
         data::enqueue_quantize_mxfp8_bf16_wide(*data_kernels, hidden, act_blocks, ws.act_wide.data(), stream);
+    else if (kernels::reads_rebased_rows(p.configs.stage1))
+        data::enqueue_quantize_mxfp8_bf16_rebased(*data_kernels, hidden, a.tokens, shape.model_dim, ws.act_rebased.data(),
+                                                  ws.act_base.data(), stream, kernels::reads_interleaved_rows(p.configs.stage1));
     else
         data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
     stream.wait(sorted_event);
 
     const bool stage2_wide_in = kernels::reads_wide_activations(p.configs.stage2);
+    const bool stage2_rebased_in = kernels::reads_rebased_rows(p.configs.stage2);
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
                            {.act = ws.act.data(),
@@ -194,6 +201,9 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
                             .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
+                            .rebased_out = stage2_rebased_in ? ws.stage1_rebased.data() : nullptr,
+                            .rebased_out_base = stage2_rebased_in ? ws.stage1_base.data() : nullptr,
+                            .rebased_out_interleaved = kernels::reads_interleaved_rows(p.configs.stage2),
                             .overlap_previous = overlap_launches},
                            stream);
 

@@ -19,8 +19,15 @@
 namespace moetune {
 namespace {
 
-formats::ExpertWeightDims w1_dims(const MoeShapeKey& s) { return {s.experts, 2 * s.inter_dim, s.model_dim}; }
-formats::ExpertWeightDims w2_dims(const MoeShapeKey& s) { return {s.experts, s.model_dim, s.inter_dim}; }
+// The key's w1 and w2 dims, by the rule the tuner's measurements lay weights out with.
+formats::ExpertWeightDims w1_dims(const MoeShapeKey& s) {
+    return measure::expert_weight_dims({.model_dim = s.model_dim, .inter_dim = s.inter_dim, .experts = s.experts},
+                                       formats::WeightRole::gate_up);
+}
+formats::ExpertWeightDims w2_dims(const MoeShapeKey& s) {
+    return measure::expert_weight_dims({.model_dim = s.model_dim, .inter_dim = s.inter_dim, .experts = s.experts},
+                                       formats::WeightRole::down);
+}
 
 }  // namespace
 
