@@ -1,11 +1,12 @@
 // BucketPlanner, FusedMoe's choice of kernels per bucket, without a GPU: the tuned row when the
 // device's key finds one, else kernels::default_config at the bucket, logged once per bucket; rows
-// of other kernel families pass over to the default; a tuned kernel that cannot run the shape is a
-// TableError naming the row.
+// of other kernel families pass over to the default; a tuned kernel that cannot run the shape, or
+// reads rebased rows wider than FusedMoe quantises to, is a TableError naming the row.
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "data_gpu/mxfp8_quant_gpu.h"
 #include "kernels/device_limits.h"
 #include "kernels/kernel_name.h"
 #include "kernels/shape_heuristics.h"
@@ -35,6 +36,17 @@ struct Planner {
         : planner(std::move(shape), std::move(tables), {"sm_90", 132}, h200(),
                   [this](const std::string& line) { lines.push_back(line); }) {}
 };
+
+// Writes a table of one row at 16 tokens (block_m 16) for DSv4.1-Flash with these dims, naming these kernels.
+void write_one_row_table(const std::string& path, int model_dim, int inter_dim, const std::string& kernel1,
+                         const std::string& kernel2) {
+    const std::string fixture = test::read_text(runtime_fixture("sm90_b.csv"));
+    std::ofstream(path) << fixture.substr(0, fixture.find('\n') + 1)  // the header
+                        << "sm_90,132,16," << model_dim << ',' << inter_dim
+                        << ",96,5,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
+                           "QuantType.per_1x32,1,0,16,0,10.0,"
+                        << kernel1 << ",0.0%,10.0," << kernel2 << ",0.0%,20.0,0,0,0,,\n";
+}
 
 std::string default_stage1(int tokens) {
     const auto pair = kernels::default_config({tokens, 5120, 2304, 96, 5}, h200());
@@ -105,4 +117,35 @@ TEST_CASE("shapes the kernels do not implement are refused up front") {
     MoeShapeKey odd_k = test::dsv41_flash_key();
     odd_k.model_dim = 5000;
     CHECK_THROWS_AS(Planner(TunedTables(), odd_k), std::invalid_argument);
+}
+
+TEST_CASE("a row whose kernels read rebased rows wider than FusedMoe quantises to is refused when planned") {
+    // The register-fed FP8 kernels read rebased rows: stage 1's quantised from the hidden states
+    // (model_dim wide), stage 2's from stage 1's bf16 output (inter_dim wide).
+    const std::string stage1 = "moetune_moe1_afp8_wfp4_bf16_t16x128x512_nt_wgmma_gui";
+    const std::string stage2 = "moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_nt_wgmma";
+    const int widest = data::kQuantizeRebasedMaxCols;
+    const int wider = widest + 512;
+    const test::TempDir dir("runtime_planner_rebased");
+    const std::string path = (dir / "rebased.csv").string();
+    const std::string row = path + ":2";
+    // The source of the plan at 16 tokens (the row when it runs), else the TableError planning throws.
+    const auto planned = [&](int model_dim, int inter_dim, const std::string& kernel1) {
+        write_one_row_table(path, model_dim, inter_dim, kernel1, stage2);
+        Planner p{TunedTables::load({path}), test::shape_key(model_dim, inter_dim, 96, 5)};
+        try {
+            return p.planner.plan(16).plan.source;
+        } catch (const TableError& e) {
+            return std::string(e.what());
+        }
+    };
+    const auto refusal = [&](const std::string& kernel, const std::string& dim) {
+        return row + ": " + kernel + " reads rebased rows, quantised to them only up to " + std::to_string(widest) +
+               " columns, but " + dim + " is " + std::to_string(wider);
+    };
+    CHECK(planned(wider, 2304, stage1) == refusal(stage1, "model_dim"));
+    CHECK(planned(5120, wider, stage1) == refusal(stage2, "inter_dim"));
+    CHECK(planned(widest, widest, stage1) == row);
+    // A fused MXFP8 stage-1 output is rebased, not quantised, for stage 2: at any width.
+    CHECK(planned(5120, wider, "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui_fp8") == row);
 }

@@ -73,12 +73,11 @@ void enqueue_quantize_mxfp8_bf16_rebased(const DataKernels& kernels, const uint1
                                          uint8_t* rebased, uint8_t* bases, const gpu::Stream& stream,
                                          bool interleave_words) {
     using namespace kernel_names;
-    const int groups = cols / 8;  // 8 elements a lane, 4 lanes a block
-    constexpr int kMaxGroupsPerLane = 2;
-    if (rows < 0 || cols <= 0 || cols % 32 != 0 || groups > kQuantRebasedThreads * kMaxGroupsPerLane)
+    if (rows < 0 || cols <= 0 || cols % 32 != 0 || cols > kQuantizeRebasedMaxCols)
         throw std::invalid_argument("quantisation to rebased rows: " + std::to_string(cols) +
                                     " columns (a positive multiple of 32, at most " +
-                                    std::to_string(8 * kQuantRebasedThreads * kMaxGroupsPerLane) + ")");
+                                    std::to_string(kQuantizeRebasedMaxCols) + ")");
+    const int groups = cols / 8;  // 8 elements a lane, 4 lanes a block
     if (rows == 0) return;
     // As few groups a lane as the row needs, then as few whole warps as hold the row.
     const int per_lane = (groups + kQuantRebasedThreads - 1) / kQuantRebasedThreads;

@@ -2,6 +2,7 @@
 // MXFP8 quantisation on the GPU (kernel_templates/mxfp8_quant.hip), bit for bit the CPU's
 // formats::quantize_mxfp8 / data::quantize_stage1_output.
 #include <cstdint>
+#include <iterator>
 #include <span>
 
 #include "data/moe_problem.h"
@@ -35,8 +36,13 @@ void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, 
 void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
                                       uint16_t* wide, const gpu::Stream& stream);
 
+// The most columns enqueue_quantize_mxfp8_bf16_rebased takes (16384): a workgroup a row of groups of 8
+// elements, at most as many groups a lane as kernel_names::kQuantBf16Rebased has kernels for.
+inline constexpr int kQuantizeRebasedMaxCols =
+    8 * kernel_names::kQuantRebasedThreads * static_cast<int>(std::size(kernel_names::kQuantBf16Rebased));
+
 // The same quantisation written straight as rebased rows (common/mx_rebase.h) of [rows, cols] bf16
-// (cols a multiple of 32, at most 16384), for a consumer that reads only those
+// (cols a multiple of 32, at most kQuantizeRebasedMaxCols), for a consumer that reads only those
 // (kernels::reads_rebased_rows): what enqueue_quantize_mxfp8_bf16 and then enqueue_rebase_mxfp8 write,
 // bit for bit, in one pass and without the MXFP8 buffers. Throws std::invalid_argument for other cols.
 void enqueue_quantize_mxfp8_bf16_rebased(const DataKernels& kernels, const uint16_t* x, int rows, int cols,

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "data_gpu/mxfp8_quant_gpu.h"
 #include "kernels/kernel_name.h"
 #include "kernels/static_checks.h"
 #include "runtime/shape_key.h"
@@ -20,6 +21,24 @@ data::MoeShape problem_of(const MoeShapeKey& shape) {
 
 std::string names(const kernels::ConfigPair& c) {
     return kernels::kernel_name(c.stage1) + " + " + kernels::kernel_name(c.stage2);
+}
+
+// Why FusedMoe::run cannot make the rebased rows a kernel of `c` reads (kernels::reads_rebased_rows):
+// it quantises the hidden states, and stage 1's bf16 output, straight to them
+// (data::enqueue_quantize_mxfp8_bf16_rebased, at most data::kQuantizeRebasedMaxCols columns); a
+// fused MXFP8 stage-1 output is rebased instead (data::enqueue_rebase_mxfp8, any width). Checked here
+// so that the row is refused when planned, not at its first launch. nullopt when it can.
+std::optional<std::string> rebased_rows_error(const kernels::ConfigPair& c, const data::MoeShape& shape) {
+    const auto too_wide = [](const kernels::KernelConfig& k, const char* dim, int cols) {
+        return kernels::kernel_name(k) + " reads rebased rows, quantised to them only up to " +
+               std::to_string(data::kQuantizeRebasedMaxCols) + " columns, but " + dim + " is " + std::to_string(cols);
+    };
+    if (kernels::reads_rebased_rows(c.stage1) && shape.model_dim > data::kQuantizeRebasedMaxCols)
+        return too_wide(c.stage1, "model_dim", shape.model_dim);
+    if (kernels::reads_rebased_rows(c.stage2) && !c.stage1.fused_mxfp8_out &&
+        shape.inter_dim > data::kQuantizeRebasedMaxCols)
+        return too_wide(c.stage2, "inter_dim", shape.inter_dim);
+    return std::nullopt;
 }
 
 }  // namespace
@@ -58,6 +77,7 @@ BucketPlan BucketPlanner::tuned(const KernelPlan& row) const {
         if (auto reason = kernels::static_prune_reason(c, at_bucket, limits_))
             throw TableError(row.source + ": " + kernels::kernel_name(c) + " cannot run this shape on " +
                              limits_.arch + ": " + *reason);
+    if (auto reason = rebased_rows_error(configs, problem_)) throw TableError(row.source + ": " + *reason);
     return {row, configs};
 }
 

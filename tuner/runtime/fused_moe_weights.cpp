@@ -19,26 +19,26 @@
 namespace moetune {
 namespace {
 
-// The key's w1 and w2 dims, by the rule the tuner's measurements lay weights out with.
-formats::ExpertWeightDims w1_dims(const MoeShapeKey& s) {
+using formats::WeightRole;
+
+// The key's w1 (gate_up) or w2 (down) dims, by the rule the tuner's measurements lay weights out with.
+formats::ExpertWeightDims dims(const MoeShapeKey& s, WeightRole role) {
     return measure::expert_weight_dims({.model_dim = s.model_dim, .inter_dim = s.inter_dim, .experts = s.experts},
-                                       formats::WeightRole::gate_up);
-}
-formats::ExpertWeightDims w2_dims(const MoeShapeKey& s) {
-    return measure::expert_weight_dims({.model_dim = s.model_dim, .inter_dim = s.inter_dim, .experts = s.experts},
-                                       formats::WeightRole::down);
+                                       role);
 }
 
 }  // namespace
 
 ExpertWeightBytes FusedMoe::weight_bytes(const MoeShapeKey& shape) {
-    return {measure::weight_tensor_bytes(w1_dims(shape), false), measure::weight_tensor_bytes(w1_dims(shape), true),
-            measure::weight_tensor_bytes(w2_dims(shape), false), measure::weight_tensor_bytes(w2_dims(shape), true)};
+    const formats::ExpertWeightDims w1 = dims(shape, WeightRole::gate_up), w2 = dims(shape, WeightRole::down);
+    return {measure::weight_tensor_bytes(w1, false), measure::weight_tensor_bytes(w1, true),
+            measure::weight_tensor_bytes(w2, false), measure::weight_tensor_bytes(w2, true)};
 }
 
 RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& shape) {
-    return {measure::rebased_tensor_bytes(w1_dims(shape), false), measure::rebased_tensor_bytes(w1_dims(shape), true),
-            measure::rebased_tensor_bytes(w2_dims(shape), false), measure::rebased_tensor_bytes(w2_dims(shape), true)};
+    const formats::ExpertWeightDims w1 = dims(shape, WeightRole::gate_up), w2 = dims(shape, WeightRole::down);
+    return {measure::rebased_tensor_bytes(w1, false), measure::rebased_tensor_bytes(w1, true),
+            measure::rebased_tensor_bytes(w2, false), measure::rebased_tensor_bytes(w2, true)};
 }
 
 void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
@@ -52,10 +52,10 @@ void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& ker
     const gpu::Stream s = gpu::Stream::borrow(stream);
     const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
     const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
-    measure::rebase_weights_gpu(kernels, w1_dims(shape), bytes(kernel_layout.w1), bytes(kernel_layout.w1_scale),
-                                out(rebased.w1), out(rebased.w1_base), s);
-    measure::rebase_weights_gpu(kernels, w2_dims(shape), bytes(kernel_layout.w2), bytes(kernel_layout.w2_scale),
-                                out(rebased.w2), out(rebased.w2_base), s);
+    measure::rebase_weights_gpu(kernels, dims(shape, WeightRole::gate_up), bytes(kernel_layout.w1),
+                                bytes(kernel_layout.w1_scale), out(rebased.w1), out(rebased.w1_base), s);
+    measure::rebase_weights_gpu(kernels, dims(shape, WeightRole::down), bytes(kernel_layout.w2),
+                                bytes(kernel_layout.w2_scale), out(rebased.w2), out(rebased.w2_base), s);
     s.synchronize();  // the rebase kernels' module is unloaded on return
 }
 
@@ -68,16 +68,14 @@ void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& lo
     const rtc::KernelCache cache(runtime::cache_dir(options));
     const measure::HarnessKernels kernels(&cache);
     const gpu::Stream s = gpu::Stream::borrow(stream);
-    using formats::WeightRole;
+    const formats::ExpertWeightDims w1 = dims(shape, WeightRole::gate_up), w2 = dims(shape, WeightRole::down);
     const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
     const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), false, bytes(logical.w1),
-                                  out(kernel_layout.w1), s);
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), true, bytes(logical.w1_scale),
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, false, bytes(logical.w1), out(kernel_layout.w1), s);
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, bytes(logical.w1_scale),
                                   out(kernel_layout.w1_scale), s);
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), false, bytes(logical.w2),
-                                  out(kernel_layout.w2), s);
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), true, bytes(logical.w2_scale),
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, bytes(logical.w2), out(kernel_layout.w2), s);
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, true, bytes(logical.w2_scale),
                                   out(kernel_layout.w2_scale), s);
     s.synchronize();  // the layout kernels' module is unloaded on return
 }
@@ -89,11 +87,10 @@ void FusedMoe::code_weights_e4m3(const MoeShapeKey& shape, const ExpertWeights& 
     const rtc::KernelCache cache(runtime::cache_dir(options));
     const measure::HarnessKernels kernels(&cache);
     const gpu::Stream s = gpu::Stream::borrow(stream);
-    using formats::WeightRole;
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1_dims(shape), false,
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, dims(shape, WeightRole::gate_up), false,
                                   static_cast<const uint8_t*>(logical.w1), static_cast<uint8_t*>(coded.w1), s,
                                   formats::e2m1_e4m3_code());
-    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, w2_dims(shape), false,
+    measure::lay_out_mma_k128_gpu(kernels, WeightRole::down, dims(shape, WeightRole::down), false,
                                   static_cast<const uint8_t*>(logical.w2), static_cast<uint8_t*>(coded.w2), s,
                                   formats::e2m1_e4m3_code());
     s.synchronize();  // the layout kernels' module is unloaded on return
