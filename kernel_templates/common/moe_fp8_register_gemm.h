@@ -26,9 +26,9 @@
 // Pipeline: each warp keeps AHEAD chunks (2 or 4) of weight vectors and scale words in flight in
 // registers (a chunk's slot is loaded again once it is decoded); one block's products run while the
 // block before is added into the sums (two sets of partial sums and A registers alternate,
-// wgmma.wait_group 1; four blocks a wait measured slower: their registers cost more warps than the
-// deeper pipeline gave). The
-// activations come in windows of kWindowChunks chunks, two buffers, each window copied (cp.async)
+// wgmma.wait_group 1 over a step of AHEAD chunks, all retired at its end -- see run() for why the
+// pipeline stops there; four blocks a wait measured slower: their registers cost more warps than the
+// deeper pipeline gave). The activations come in windows of kWindowChunks chunks, two buffers, each window copied (cp.async)
 // while the one before is multiplied; two barriers a window.
 #include "host_device.h"
 #include "memory.h"
@@ -84,42 +84,63 @@ struct MxMoeFp8RegisterGemm {
         __shared__ float column_factor[TILE_M];
         for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
             column_factor[r] = tile_rows[r] >= 0 ? ldexpf(1.f, int(act_base[tile_rows[r]]) - 121) : 0.f;
-        const moetune_u64 descriptor[2] = {mx_wgmma_descriptor(shared), mx_wgmma_descriptor(shared + kWindowBytes)};
+        // The second window's descriptor is the first's plus an offset: an array of the two, indexed by
+        // the window's parity at run time, went to local memory (one load a chunk on the products' path).
+        const moetune_u64 descriptor = mx_wgmma_descriptor(shared);
         copy_window(act, tile_rows, K, shared, 0);
 
         float part[2][kAccumulators];
         moetune_u32 a[2][4];
         float scale[2][2];
-        for (int k0 = 0; k0 < k128_count_; k0 += AHEAD) {
+        // The 4 blocks' products of chunk k128 (ring slot s). Each goes out before the block before
+        // it is added into the sums (behind_block: a block's products are still in flight), so the
+        // tensor cores run while the sums are updated; the caller waits for the last one.
+        auto multiply_chunk = [&](int s, int k128, bool behind_block) {
+            const int window = k128 / kWindowChunks, in_window = k128 % kWindowChunks;
+            if (in_window == 0) enter_window(act, tile_rows, K, shared, window);
+            const moetune_u64 b = descriptor + ((window & 1) * kWindowBytes + in_window * TILE_M * kRowBytes) / 16;
 #pragma unroll
-            for (int s = 0; s < AHEAD; ++s) {
-                const int k128 = k0 + s;
-                if (k128 >= k128_count_) break;
-                const int window = k128 / kWindowChunks, in_window = k128 % kWindowChunks;
-                if (in_window == 0) enter_window(act, tile_rows, K, shared, window);
-                const moetune_u64 b = descriptor[window & 1] + (in_window * TILE_M * kRowBytes) / 16;
-#pragma unroll
-                for (int kb = 0; kb < 4; ++kb) {
-                    const int p = kb & 1;
-                    const moetune_u32 lo = mx_u32x4_get(ring_[s].lo, kb), hi = mx_u32x4_get(ring_[s].hi, kb);
-                    a[p][0] = mx_e2m1_e4m3_decode(lo, 0);
-                    a[p][1] = mx_e2m1_e4m3_decode(hi, 0);
-                    a[p][2] = mx_e2m1_e4m3_decode(lo, 1);
-                    a[p][3] = mx_e2m1_e4m3_decode(hi, 1);
-                    scale[p][0] = scale_of(ring_[s].scale_lo, kb);
-                    scale[p][1] = scale_of(ring_[s].scale_hi, kb);
-                    for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[p][e]);
-                    mx_wgmma_fence();
-                    mx_wgmma_e4m3_rs_m64k32<TILE_M>(part[p], a[p], b + 2 * kb, 0);
-                    mx_wgmma_commit();
+            for (int kb = 0; kb < 4; ++kb) {
+                const int p = kb & 1;
+                const moetune_u32 lo = mx_u32x4_get(ring_[s].lo, kb), hi = mx_u32x4_get(ring_[s].hi, kb);
+                a[p][0] = mx_e2m1_e4m3_decode(lo, 0);
+                a[p][1] = mx_e2m1_e4m3_decode(hi, 0);
+                a[p][2] = mx_e2m1_e4m3_decode(lo, 1);
+                a[p][3] = mx_e2m1_e4m3_decode(hi, 1);
+                scale[p][0] = scale_of(ring_[s].scale_lo, kb);
+                scale[p][1] = scale_of(ring_[s].scale_hi, kb);
+                for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[p][e]);
+                mx_wgmma_fence();
+                mx_wgmma_e4m3_rs_m64k32<TILE_M>(part[p], a[p], b + 2 * kb, 0);
+                mx_wgmma_commit();
+                if (behind_block || kb > 0) {
                     mx_wgmma_wait_one();  // the block before's products are done
-                    if (k128 > 0 || kb > 0) retire(sums, part[p ^ 1], a[p ^ 1], scale[p ^ 1]);
+                    retire(sums, part[p ^ 1], a[p ^ 1], scale[p ^ 1]);
                 }
-                load_chunk(ring_[s], k128 + AHEAD);
             }
+            load_chunk(ring_[s], k128 + AHEAD);
+        };
+        // ptxas keeps products in flight across blocks (wgmma.wait_group 1) only where it can tell
+        // which block's sums are read: within straight-line code that ends with every product
+        // retired. A step that may stop after any chunk, or a pipeline carried over the loop's back
+        // edge, made it wait for every product before the next (C7514: one block's products at a
+        // time, the loop bound by their latency). So each full step of AHEAD chunks is one pipeline,
+        // and the chunks past the last full step (K / 128 not a multiple of AHEAD) one each.
+        static_assert(kWindowChunks % AHEAD == 0, "a window starts only on a step's first chunk");
+        const int full_steps_end = k128_count_ - k128_count_ % AHEAD;
+        for (int k0 = 0; k0 < full_steps_end; k0 += AHEAD) {
+#pragma unroll
+            for (int s = 0; s < AHEAD; ++s) multiply_chunk(s, k0 + s, s > 0);
+            mx_wgmma_wait_all();
+            retire(sums, part[1], a[1], scale[1]);  // the step's last block (kb 3)
         }
-        mx_wgmma_wait_all();
-        retire(sums, part[1], a[1], scale[1]);  // the last block (kb 3)
+#pragma unroll
+        for (int s = 0; s < AHEAD; ++s) {
+            if (full_steps_end + s >= k128_count_) break;
+            multiply_chunk(s, full_steps_end + s, false);
+            mx_wgmma_wait_all();
+            retire(sums, part[1], a[1], scale[1]);
+        }
         const int t = int(threadIdx.x) & 3;
 #pragma unroll
         for (int e = 0; e < kAccumulators; ++e) sums[e] *= column_factor[8 * (e / 4) + 2 * t + (e & 1)];

@@ -94,19 +94,28 @@ struct MxMoeFp8WgmmaGemm {
         if constexpr (kPromote) {
             // Chunks alternate between two partial-sum sets; once a chunk's products are done (the
             // wait in multiply), its set is added into the FP32 sums while the next chunk's run.
+            // ptxas keeps a chunk's products in flight while the CUDA cores add the chunk before's only
+            // where it can tell which set is read: within straight-line code that ends with every
+            // product done. Carried over the loop's back edge (or past a break), it waited for every
+            // product before the next chunk's (C7514). So a step of two chunks is one pipeline, and
+            // an odd last chunk a step of its own.
             float part[2][kAccumulators];
-            for (int k128 = 0; k128 < k128_count; k128 += 2) {
+            const int pairs_end = k128_count - k128_count % 2;
+            for (int k128 = 0; k128 < pairs_end; k128 += 2) {
                 multiply<true>(part[0], chunks, k128);
-                if (k128 > 0) promote(sums, part[1]);
                 __syncthreads();
-                if (k128 + 1 == k128_count) break;
                 multiply<true>(part[1], chunks, k128 + 1);
                 promote(sums, part[0]);
                 __syncthreads();
+                mx_wgmma_wait_all();
+                promote(sums, part[1]);
             }
-            mx_wgmma_wait_all();
-            if (k128_count % 2 == 1) promote(sums, part[0]);  // the last chunk's set
-            else promote(sums, part[1]);
+            if (pairs_end < k128_count) {
+                multiply<true>(part[0], chunks, pairs_end);
+                __syncthreads();
+                mx_wgmma_wait_all();
+                promote(sums, part[0]);
+            }
         } else {
             for (int k128 = 0; k128 < k128_count; ++k128) {
                 multiply<false>(sums, chunks, k128);
