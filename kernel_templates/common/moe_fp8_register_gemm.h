@@ -26,7 +26,7 @@
 // Pipeline: each warp keeps AHEAD chunks (2 or 4) of weight vectors and scale words in flight in
 // registers (a chunk's slot is loaded again once it is decoded); one block's products run while the
 // block before is added into the sums (two sets of partial sums and A registers alternate,
-// wgmma.wait_group 1 over a step of AHEAD chunks, all retired at its end -- see run() for why the
+// wgmma.wait_group 1 over a pipeline of chunks, all retired at its end -- see run() for why the
 // pipeline stops there; four blocks a wait measured slower: their registers cost more warps than the
 // deeper pipeline gave). The activations come in windows of kWindowChunks chunks, two buffers, each window copied (cp.async)
 // while the one before is multiplied; two barriers a window.
@@ -124,20 +124,20 @@ struct MxMoeFp8RegisterGemm {
         // which block's sums are read: within straight-line code that ends with every product
         // retired. A step that may stop after any chunk, or a pipeline carried over the loop's back
         // edge, made it wait for every product before the next (C7514: one block's products at a
-        // time, the loop bound by their latency). So each full step of AHEAD chunks is one pipeline,
-        // and the chunks past the last full step (K / 128 not a multiple of AHEAD) one each.
-        static_assert(kWindowChunks % AHEAD == 0, "a window starts only on a step's first chunk");
-        const int full_steps_end = k128_count_ - k128_count_ % AHEAD;
-        for (int k0 = 0; k0 < full_steps_end; k0 += AHEAD) {
+        // time, the loop bound by their latency). So the chunks go in pipelines of kPipelineChunks,
+        // and the chunks past the last whole one (K / 128 not a multiple of it) one each. Chunk
+        // k128's weights are in ring slot k128 % AHEAD.
+        const int full_pipelines_end = k128_count_ - k128_count_ % kPipelineChunks;
+        for (int k0 = 0; k0 < full_pipelines_end; k0 += kPipelineChunks) {
 #pragma unroll
-            for (int s = 0; s < AHEAD; ++s) multiply_chunk(s, k0 + s, s > 0);
+            for (int c = 0; c < kPipelineChunks; ++c) multiply_chunk(c % AHEAD, k0 + c, c > 0);
             mx_wgmma_wait_all();
-            retire(sums, part[1], a[1], scale[1]);  // the step's last block (kb 3)
+            retire(sums, part[1], a[1], scale[1]);  // the pipeline's last block (kb 3)
         }
 #pragma unroll
-        for (int s = 0; s < AHEAD; ++s) {
-            if (full_steps_end + s >= k128_count_) break;
-            multiply_chunk(s, full_steps_end + s, false);
+        for (int c = 0; c < kPipelineChunks; ++c) {
+            if (full_pipelines_end + c >= k128_count_) break;
+            multiply_chunk(c % AHEAD, full_pipelines_end + c, false);
             mx_wgmma_wait_all();
             retire(sums, part[1], a[1], scale[1]);
         }
@@ -151,6 +151,14 @@ struct MxMoeFp8RegisterGemm {
     }
 
 private:
+    // Chunks a pipeline of products spans (run()). With 2 chunks ahead, a whole window (drained where
+    // the window's buffer is refilled anyway): 512 tokens 723 -> 696 us against pipelines of 2. With
+    // 4 ahead, those 4: pipelines of a window were slower there, 1-256 tokens +1-3 % (registers
+    // 126 -> 129; moetune bench, H200, docs/kernel-design.md).
+    static constexpr int kPipelineChunks = AHEAD == 2 ? kWindowChunks : AHEAD;
+    static_assert(kWindowChunks % kPipelineChunks == 0 && kPipelineChunks % AHEAD == 0,
+                  "a window starts only on a pipeline's first chunk, and a pipeline fills whole rounds of the ring");
+
     struct Chunk {
         mx_u32x4 lo, hi;  // row g of weight tiles lo and hi: word kb = block kb
         moetune_u32 scale_lo, scale_hi;  // their 4 block scales (byte kb = block kb)
