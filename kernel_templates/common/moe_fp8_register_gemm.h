@@ -23,7 +23,7 @@
 // 16 + 4t.. (mma_fp8.h's map). The activations carry the same map: each 32-byte block's words
 // stored 0, 2, 4, 6, 1, 3, 5, 7 (mxfp8_rebase.hip, interleave_words), then copied as they are.
 //
-// Pipeline: each warp keeps AHEAD chunks (2 or 4) of weight vectors and scale words in flight in
+// Pipeline: each warp keeps AHEAD chunks (2, 4 or 8) of weight vectors and scale words in flight in
 // registers (a chunk's slot is loaded again once it is decoded); one block's products run while the
 // block before is added into the sums (two sets of partial sums and A registers alternate,
 // wgmma.wait_group 1 over a pipeline of chunks, all retired at its end -- see run() for why the
@@ -154,7 +154,7 @@ private:
     // Chunks a pipeline of products spans (run()). With 2 chunks ahead, a whole window (drained where
     // the window's buffer is refilled anyway): 512 tokens 723 -> 696 us against pipelines of 2. With
     // 4 ahead, those 4: pipelines of a window were slower there, 1-256 tokens +1-3 % (registers
-    // 126 -> 129; moetune bench, H200, docs/kernel-design.md).
+    // 126 -> 129; moetune bench, H200, docs/kernel-design.md). With 8, the window.
     static constexpr int kPipelineChunks = AHEAD == 2 ? kWindowChunks : AHEAD;
     static_assert(kWindowChunks % kPipelineChunks == 0 && kPipelineChunks % AHEAD == 0,
                   "a window starts only on a pipeline's first chunk, and a pipeline fills whole rounds of the ring");

@@ -439,8 +439,10 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
         with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
         with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true)),
-        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2 or 4 chunks in flight.
+        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2, 4 or 8 chunks in
+        // flight (8: more than this K's 4 chunks).
         with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
+        with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)),
         with_register_fed_warpgroups(stage1(16, 256, 512, 16, true, false)),
         with_register_fed_warpgroups(stage1(32, 128, 512, 8, false, false))};
     const std::vector<KernelConfig> stage2_configs = {
@@ -459,9 +461,10 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 128)),
         with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
         with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0)),
-        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2 or 4 chunks in
-        // flight, both epilogues, a half sort block.
+        // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2, 4 or 8 chunks
+        // in flight, both epilogues, a half sort block.
         with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
+        with_register_fed_warpgroups(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0)),
         with_register_fed_warpgroups(stage2(16, 128, 512, 8, true, Stage2Mode::atomic, 32)),
         with_register_fed_warpgroups(stage2(32, 256, 256, 16, false, Stage2Mode::reduce, 0)),
         with_register_fed_warpgroups(stage2(32, 64, 512, 4, true, Stage2Mode::atomic, 64))};
@@ -491,7 +494,9 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
 // (moe_fp8_wgmma_gemm.h, kPromote). Measured on the H200 (stage 1, bf16 out, these inputs): rel L2
 // 1.62e-3 with FP32 sums (the same for every such tile: the sums are added in one order), 2.08e-3
 // for the 512-thread 256-row tiles, which have no registers for the FP32 sums. The bounds lie
-// between, so that a loop which loses the FP32 sums fails here.
+// between, so that a loop which loses the FP32 sums fails here. The register-fed kernels add each
+// 32-wide block into FP32 sums; over this K their pipelines run whole (2, 4 and 8 chunks ahead: 41 =
+// 5 windows + 1, 10 steps of 4 + 1, 5 steps of 8 + 1) and stage 2's 3 chunks are fewer than 8.
 TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]") {
     if (!wgmma_here()) {
         WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
@@ -506,13 +511,17 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
     for (const Case& c : {Case{with_fp8_warpgroups(stage1(64, 128, 128, 4, false, false)), 1.8e-3},
                           Case{with_fp8_warpgroups(stage1(128, 128, 128, 8, false, false)), 1.8e-3},
                           Case{with_fp8_warpgroups(stage1(64, 64, 128, 4, false, false)), 1.8e-3},
-                          Case{with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)), 2.5e-3}}) {
+                          Case{with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)), 2.5e-3},
+                          Case{with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)), 1.8e-3},
+                          Case{with_register_fed_warpgroups(stage1(16, 128, 512, 8, true, false)), 1.8e-3},
+                          Case{with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)), 1.8e-3}}) {
         INFO(kernels::kernel_name(c.config));
         const Stage1Out r = run_stage1(c.config, 0, p);
         CHECK(data::relative_l2_difference(p.ref1, r.values) <= c.max_rel_l2);
     }
     for (const Case& c : {Case{with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 0)), 4e-3},
-                          Case{with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)), 4e-3}}) {
+                          Case{with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)), 4e-3},
+                          Case{with_register_fed_warpgroups(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0)), 4e-3}}) {
         INFO(kernels::kernel_name(c.config));
         CHECK(data::relative_l2_difference(p.ref2, run_stage2(c.config, p)) <= c.max_rel_l2);
     }

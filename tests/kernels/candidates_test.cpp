@@ -130,11 +130,11 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(reduce > 0);
     CHECK(warpgroup_tiles > 0);
     CHECK(bounded > 0);
-    // 16/32 x 64/128/256 rows x 2 or 4 chunks ahead in each stage, stage 2 also as 16-row tiles of
-    // 32-row sort blocks (_sbm32).
-    CHECK(register_fed == 12 + 18);
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18);
+    // 16/32 x 64/128/256 rows x 2 or 4 chunks ahead in each stage, and 16 rows x 64/128/256 x 8
+    // chunks ahead; stage 2 also as 16-row tiles of 32-row sort blocks (_sbm32).
+    CHECK(register_fed == (12 + 3) + (18 + 6));
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {

@@ -253,7 +253,8 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t32x100x256_gui", "tile_n 100 must be a multiple of 32"},
         {"moetune_moe2_afp8_wfp4_bf16_t32x100x256_atomic", "tile_n 100 must be a multiple of 8"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x96_gui", "tile_k 96 is not one of 128, 256, 512"},
-        {"moetune_moe1_afp8_wfp4_bf16_t32x128x384_gui", "tile_k 384 is not one of 128, 256, 512"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x384_gui", "tile_k 384 is not one of 128, 256, 512, 1024"},
+        {"moetune_moe1_afp8_wfp4_bf16_t32x128x1024_gui", "tile_k 1024 (8 K chunks in flight) is for register-fed"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x96x256_gui_fp8", "tile_n 96 must be a multiple of 64"},
         {"moetune_moe1_afp8_wfp4_bf16_t32x128x256_w3_gui", "warps 3 must be a power of two"},
         // The MMA path token: _m{fp8|bf16}, fp8 the default, between _nt and _gui / _sbm.
@@ -282,7 +283,7 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_nt_mbf16_gui", "'nt' must come before 'smem'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_mbf16_gui", "wgmma without smem (register-fed FP8 products) needs the fp8 path"},
         {"moetune_moe1_afp8_wfp4_bf16_t16x128x256_nt_wgmma_gui_fp8", "no fused fp8 output"},
-        {"moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_wgmma", "tile_k 256 or 512"},
+        {"moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_wgmma", "tile_k 256, 512 or 1024"},
         {"moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_w4_nt_wgmma", "tile_n / 16 warps"},
         {"moetune_moe2_afp8_wfp4_bf16_t64x128x256_atomic_nt_wgmma", "tile_m 16 or 32"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x64x128_smem_wgmma_mbf16_gui", "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows"},

@@ -87,8 +87,11 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
 // stream, with streaming loads. (Their 32-row tiles under 64-row sort blocks, to pair with the 64-row
 // stage-1 tiles from 512 tokens, measured 461 us at 512 tokens against 289 under 32-row blocks: the
 // second tile of a block is mostly padding and streams every weight all the same.)
+// Register-fed FP8 products where weights stream; 8 chunks in flight (tile_k 1024, ~165 registers)
+// only on 16-row tiles, whose few workgroups at 1-8 tokens leave an SM's registers unused.
 bool register_fed_wgmma_in_regime(const KernelConfig& c) {
-    return !register_fed_wgmma(c) || (streams_weights(sort_block_m(c)) && c.nontemporal_weights);
+    return !register_fed_wgmma(c) ||
+           (streams_weights(sort_block_m(c)) && c.nontemporal_weights && (c.tile_k <= 512 || c.tile_m == 16));
 }
 
 }  // namespace
@@ -100,7 +103,8 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
 //  - tile_n 64/128/256: narrow tiles give enough workgroups on 132 SMs when only ~5 experts are
 //    active (stage 1 at 1 token with tile_n 64: 5 x 4608/64 = 360), wide ones amortise the
 //    activation loads;
-//  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp;
+//  - tile_k 128/256/512: 1, 2 or 4 K chunks in flight per warp; 1024 (8) on register-fed FP8
+//    products of 16 rows;
 //  - warps 2/4/8 (stage 2: 4/8), 16 for 256-row _wgmma tiles; the warp grid (resource_model.h)
 //    follows from tile and warps;
 //  - an occupancy bound of 4 workgroups (_occ4) on 4-warp register-fed kernels where weights
@@ -131,7 +135,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
     }
     vary(space, {16, 32, 64, 128, 256}, [](KernelConfig& c, int v) { c.tile_m = v; });
     vary(space, {64, 128, 256}, [](KernelConfig& c, int v) { c.tile_n = v; });
-    vary(space, {128, 256, 512}, [](KernelConfig& c, int v) { c.tile_k = v; });
+    vary(space, {128, 256, 512, 1024}, [](KernelConfig& c, int v) { c.tile_k = v; });
     if (stage == Stage::gate_up) vary(space, {2, 4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
     else vary(space, {4, 8, 16}, [](KernelConfig& c, int v) { c.warps = v; });
     vary(space, {0, 4}, [](KernelConfig& c, int v) { c.min_workgroups = v; });

@@ -112,7 +112,10 @@ std::optional<std::string> config_error(const KernelConfig& c) {
                 : c.fused_mxfp8_out    ? std::string(" (whole 32-column MX blocks of gate/up pairs for _fp8)")
                                        : std::string(" (whole gate/up groups of 16+16 rows)"));
     if (!is_one_of(c.tile_k, kTileKs))
-        return "tile_k " + to_string(c.tile_k) + " is not one of 128, 256, 512 (1, 2 or 4 K chunks of 128 per prefetch)";
+        return "tile_k " + to_string(c.tile_k) +
+               " is not one of 128, 256, 512, 1024 (1, 2, 4 or 8 K chunks of 128 per prefetch)";
+    if (c.tile_k > 512 && !(register_fed_wgmma(c) && c.mma == MmaPath::fp8))
+        return "tile_k 1024 (8 K chunks in flight) is for register-fed FP8 products (wgmma without smem) only";
     if (!is_power_of_two(c.warps) || c.warps > kMaxWarps)
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     if (c.min_workgroups != 0 &&
@@ -133,7 +136,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         if (c.mma != MmaPath::fp8 || (c.tile_m != 16 && c.tile_m != 32) || c.tile_n % 64 != 0 ||
             c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk || c.fused_mxfp8_out)
             return "wgmma without smem (register-fed FP8 products) needs the fp8 path, tile_m 16 or 32, tile_n a "
-                   "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256 or 512, no fused fp8 output";
+                   "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256, 512 or 1024, no fused fp8 output";
     } else if (c.wgmma && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "

@@ -43,8 +43,9 @@ struct KernelConfig {
 
     // Workgroup tile. tile_m = rows of the sorted token stream; tile_n = stage 1: W1 rows (gate and
     // up interleaved, so tile_n/2 output columns), stage 2: model_dim columns; tile_k = K elements
-    // (stage 1: model_dim, stage 2: inter_dim) per weight prefetch group: 128, 256 or 512, i.e.
-    // 1, 2 or 4 chunks of 128 that each warp loads into registers before multiplying them.
+    // (stage 1: model_dim, stage 2: inter_dim) per weight prefetch group: 128, 256, 512 or 1024
+    // (register-fed FP8 products only), i.e. 1, 2, 4 or 8 chunks of 128 that each warp keeps in
+    // flight in registers.
     int tile_m = 32;
     int tile_n = 128;
     int tile_k = 256;
@@ -161,8 +162,9 @@ std::optional<MmaPath> mma_path_from_token(std::string_view token);
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128, 256};
 // k_warps values (1 = no K split inside the workgroup).
 inline constexpr int kKWarps[] = {1, 2, 4};
-// tile_k values: K chunks of 128 per prefetch group (the templates' PIPE = tile_k / 128).
-inline constexpr int kTileKs[] = {128, 256, 512};
+// tile_k values: K chunks of 128 per prefetch group (the templates' PIPE = tile_k / 128); 1024 only
+// on register-fed FP8 products (config_error).
+inline constexpr int kTileKs[] = {128, 256, 512, 1024};
 // The K chunk the templates walk (one 512-byte mma_k128 weight load per 8 rows): K of both GEMMs
 // must be a multiple of it.
 inline constexpr int kKChunk = 128;
