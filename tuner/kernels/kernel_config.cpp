@@ -114,7 +114,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     if (!is_one_of(c.tile_k, kTileKs))
         return "tile_k " + to_string(c.tile_k) +
                " is not one of 128, 256, 512, 1024 (1, 2, 4 or 8 K chunks of 128 per prefetch)";
-    if (c.tile_k > 512 && !(register_fed_wgmma(c) && c.mma == MmaPath::fp8))
+    if (c.tile_k > 512 && !register_fed_wgmma(c))  // the fp8 path: checked with the rest of those below
         return "tile_k 1024 (8 K chunks in flight) is for register-fed FP8 products (wgmma without smem) only";
     if (!is_power_of_two(c.warps) || c.warps > kMaxWarps)
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
