@@ -33,6 +33,7 @@
 #include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
+#include "common/tile_walk.h"
 
 __device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
 
@@ -50,20 +51,36 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                   "fused MXFP8 output needs 32 whole output columns per warp");
 
     constexpr bool N_FASTEST = mx_n_tiles_fastest(WGMMA, SHARED_OPERANDS);
+    // The FP8 shared-operand kernels walk their tiles persistently over a 1-D grid (mx_persistent_tiles).
+    constexpr bool PERSISTENT = mx_persistent_tiles(WGMMA, SHARED_OPERANDS, MMA_PATH == 0);
 
     mx_test_break_entry();
     // Stage 2 may start on the SMs this grid's last wave leaves idle (it waits for this grid's output).
     mx_allow_next_grid();
     // Launched to overlap the activation quantisation (library path): everything below reads it or the sort.
     mx_wait_for_previous_grid();
-    const int row0 = mx_row_tile<N_FASTEST>() * TILE_M;
-    if (row0 >= args.num_valid_ids[0]) return;
-    const int expert = args.sorted_expert_ids[mx_row_tile<N_FASTEST>()];
-    const int tile_n0 = mx_n_tile<N_FASTEST>() * TILE_N;
+    const int n_tiles = int(2LL * args.inter_dim / TILE_N);
+    const int tile = int(blockIdx.x);  // PERSISTENT: the walk's first tile, N tiles fastest
+    const int row_tile = PERSISTENT ? tile / n_tiles : mx_row_tile<N_FASTEST>();
+    const int row0 = row_tile * TILE_M;
+    const int num_valid = args.num_valid_ids[0];
+    if (row0 >= num_valid) {
+        if constexpr (PERSISTENT) mx_end_tile_walk();
+        return;
+    }
+    const int expert = args.sorted_expert_ids[row_tile];
+    const int tile_n0 = (PERSISTENT ? tile % n_tiles : mx_n_tile<N_FASTEST>()) * TILE_N;
 
-    // Stage 1 reads activation row `token`: the token table is the activation-row table.
-    __shared__ int token_of_row[TILE_M];
-    __shared__ int slot_of_row[TILE_M];
+    // Stage 1 reads activation row `token`: the token table is the activation-row table. A
+    // persistent walk keeps two pairs of tables, this tile's and the next one's, and the next
+    // tile's number (common/tile_walk.h).
+    __shared__ int row_tables[PERSISTENT ? 2 : 1][2][TILE_M];
+    __shared__ int walk_next;
+    int* token_of_row = row_tables[0][0];
+    int* slot_of_row = row_tables[0][1];
+    if constexpr (PERSISTENT) {
+        if (threadIdx.x == 0) walk_next = mx_take_tile();
+    }
     mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
     __syncthreads();
 
@@ -192,11 +209,42 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         // FP8 warpgroup products (common/moe_fp8_wgmma_gemm.h): one warpgroup per 64 rows, full width,
         // on rebased rows: act / act_scale and w / w_scale hold e4m3 rows and their bases (mx_rebase.h).
         static_assert(WGMMA && WARPS_N == 1 && WARPS_K == 1 && PIPE == 1, "FP8 _smem: _wgmma, one K-group, one chunk a step");
-        MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL> gemm;
-        const unsigned char* w_rows = args.w1 + (long long)expert * n_rows * K;
-        const unsigned char* w_bases = args.w1_scale + (long long)expert * n_rows;
-        gemm.run(args.act, args.act_scale, token_of_row, w_rows, w_bases, tile_n0, K, dynamic_shared);
-        epilogue(gemm);
+        static_assert(PERSISTENT, "the FP8 shared-operand kernels walk their tiles");
+        using Gemm = MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL>;
+        Gemm gemm;
+        auto tile_of = [&](int e, int first_n, const int* rows) {
+            return typename Gemm::Tile{rows, args.w1 + (long long)e * n_rows * K, args.w1_scale + (long long)e * n_rows,
+                                       first_n};
+        };
+        const int warp_n0 = n0 - tile_n0;
+        const int tid = int(threadIdx.x);
+        typename Gemm::Tile current = tile_of(expert, tile_n0, token_of_row);
+        int next = walk_next;
+        for (int b = 0;; b ^= 1) {
+            const int next_row_tile = next / n_tiles;
+            const bool has_next = next_row_tile * TILE_M < num_valid;
+            // The next tile's sorted entries and expert, loaded now and stored once this tile's first
+            // chunk is under way; thread 0 takes the tile after it.
+            const int next_id = has_next && tid < TILE_M ? args.sorted_token_ids[next_row_tile * TILE_M + tid] : 0;
+            const int next_expert = has_next ? args.sorted_expert_ids[next_row_tile] : 0;
+            const int after = has_next && tid == 0 ? mx_take_tile() : 0;
+            int* next_tokens = row_tables[b ^ 1][0];
+            int* next_slots = row_tables[b ^ 1][1];
+            const typename Gemm::Tile following = tile_of(next_expert, next % n_tiles * TILE_N, next_tokens);
+            gemm.run(args.act, args.act_scale, current, following, has_next, K, dynamic_shared, [&] {
+                if (has_next && tid < TILE_M) mx_store_sorted_row(next_id, args.tokens, tid, next_tokens, next_slots);
+            });
+            epilogue(gemm);
+            if (tid == 0) walk_next = after;
+            if (!has_next) break;
+            __syncthreads();  // the epilogue has read this tile's rows: the tile after next's go there
+            next = walk_next;
+            current = following;
+            token_of_row = next_tokens;
+            slot_of_row = next_slots;
+            n0 = following.n0 + warp_n0;
+        }
+        mx_end_tile_walk();
     } else if constexpr (WGMMA && MMA_PATH == 0) {
         // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): W1 in the e4m3 code as
         // A from registers, a warp's 16 rows the gate and up rows of 8 output columns; the rows rebased

@@ -23,6 +23,7 @@
 #include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
+#include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
           bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA>
@@ -36,24 +37,47 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     static_assert(SORT_BM % TILE_M == 0, "the sort block must be a whole number of stage-2 tiles");
 
     constexpr bool N_FASTEST = mx_n_tiles_fastest(WGMMA, SHARED_OPERANDS);
+    // The FP8 shared-operand kernels walk their tiles persistently over a 1-D grid (mx_persistent_tiles).
+    constexpr bool PERSISTENT = mx_persistent_tiles(WGMMA, SHARED_OPERANDS, MMA_PATH == 0);
 
     mx_test_break_entry();
-    const int row0 = mx_row_tile<N_FASTEST>() * TILE_M;
-    if (row0 >= args.num_valid_ids[0]) return;
-    const int expert = args.sorted_expert_ids[row0 / SORT_BM];
-    const int tile_n0 = mx_n_tile<N_FASTEST>() * TILE_N;
-
-    __shared__ int act_row[TILE_M];  // stage-1 output row token*topk + slot, -1 for padding
-    __shared__ int token_of_row[TILE_M];
-    __shared__ int slot_of_row[TILE_M];
-    __shared__ float weight_of_row[TILE_M];
-    mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
-    __syncthreads();
-    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x)) {
-        const int token = token_of_row[r];
-        act_row[r] = token < 0 ? -1 : token * args.topk + slot_of_row[r];
-        weight_of_row[r] = args.sorted_weights[row0 + r];
+    // A persistent walk reads its counters only once the launch before has completed (tile_walk.h).
+    if constexpr (PERSISTENT) mx_wait_for_previous_grid();
+    const int n_tiles = args.model_dim / TILE_N;
+    const int tile = int(blockIdx.x);  // PERSISTENT: the walk's first tile, N tiles fastest
+    const int row0 = (PERSISTENT ? tile / n_tiles : mx_row_tile<N_FASTEST>()) * TILE_M;
+    const int num_valid = args.num_valid_ids[0];
+    if (row0 >= num_valid) {
+        if constexpr (PERSISTENT) mx_end_tile_walk();
+        return;
     }
+    const int expert = args.sorted_expert_ids[row0 / SORT_BM];
+    const int tile_n0 = (PERSISTENT ? tile % n_tiles : mx_n_tile<N_FASTEST>()) * TILE_N;
+
+    // A tile's rows: stage-1 output row token*topk + slot (-1 for padding), token, routing weight. A
+    // persistent walk keeps two sets, this tile's and the next one's, and the next tile's number.
+    struct RowTables {
+        int act_row[TILE_M];
+        int token[TILE_M];
+        float weight[TILE_M];
+    };
+    __shared__ RowTables row_tables[PERSISTENT ? 2 : 1];
+    __shared__ int walk_next;
+    // Row r of a tile from its sorted entry and routing weight.
+    auto store_row = [&](int id, float weight, int r, RowTables& t) {
+        const int token = id & 0xFFFFFF;
+        t.token[r] = token < args.tokens ? token : -1;
+        t.act_row[r] = token < args.tokens ? token * args.topk + (id >> 24) : -1;
+        t.weight[r] = weight;
+    };
+    int* act_row = row_tables[0].act_row;
+    int* token_of_row = row_tables[0].token;
+    float* weight_of_row = row_tables[0].weight;
+    if constexpr (PERSISTENT) {
+        if (threadIdx.x == 0) walk_next = mx_take_tile();
+    }
+    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x))
+        store_row(args.sorted_token_ids[row0 + r], args.sorted_weights[row0 + r], r, row_tables[0]);
     __syncthreads();
 
     const int K = args.inter_dim;
@@ -137,12 +161,44 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         // FP8 warpgroup products (common/moe_fp8_wgmma_gemm.h): one warpgroup per 64 rows, full width,
         // on rebased rows: act / act_scale and w / w_scale hold e4m3 rows and their bases (mx_rebase.h).
         static_assert(WGMMA && WARPS_N == 1 && WARPS_K == 1 && PIPE == 1, "FP8 _smem: _wgmma, one K-group, one chunk a step");
-        MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL> gemm;
-        const unsigned char* w_rows = args.w2 + (long long)expert * n_rows * K;
-        const unsigned char* w_bases = args.w2_scale + (long long)expert * n_rows;
-        mx_wait_for_previous_grid();  // the activations are stage 1's output
-        gemm.run(args.act, args.act_scale, act_row, w_rows, w_bases, tile_n0, K, dynamic_shared);
-        epilogue(gemm);
+        static_assert(PERSISTENT, "the FP8 shared-operand kernels walk their tiles");
+        using Gemm = MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL>;
+        Gemm gemm;
+        auto tile_of = [&](int e, int first_n, const int* rows) {
+            return typename Gemm::Tile{rows, args.w2 + (long long)e * n_rows * K, args.w2_scale + (long long)e * n_rows,
+                                       first_n};
+        };
+        const int warp_n0 = n0 - tile_n0;
+        const int tid = int(threadIdx.x);
+        typename Gemm::Tile current = tile_of(expert, tile_n0, act_row);
+        int next = walk_next;
+        for (int b = 0;; b ^= 1) {
+            const int next_row0 = next / n_tiles * TILE_M;
+            const bool has_next = next_row0 < num_valid;
+            // The next tile's sorted entries, weights and expert, loaded now and stored once this
+            // tile's first chunk is under way; thread 0 takes the tile after it.
+            const bool mine = has_next && tid < TILE_M;
+            const int next_id = mine ? args.sorted_token_ids[next_row0 + tid] : 0;
+            const float next_weight = mine ? args.sorted_weights[next_row0 + tid] : 0.f;
+            const int next_expert = has_next ? args.sorted_expert_ids[next_row0 / SORT_BM] : 0;
+            const int after = has_next && tid == 0 ? mx_take_tile() : 0;
+            RowTables& next_rows = row_tables[b ^ 1];
+            const typename Gemm::Tile following = tile_of(next_expert, next % n_tiles * TILE_N, next_rows.act_row);
+            gemm.run(args.act, args.act_scale, current, following, has_next, K, dynamic_shared, [&] {
+                if (mine) store_row(next_id, next_weight, tid, next_rows);
+            });
+            epilogue(gemm);
+            if (tid == 0) walk_next = after;
+            if (!has_next) break;
+            __syncthreads();  // the epilogue has read this tile's rows: the tile after next's go there
+            next = walk_next;
+            current = following;
+            act_row = next_rows.act_row;
+            token_of_row = next_rows.token;
+            weight_of_row = next_rows.weight;
+            n0 = following.n0 + warp_n0;
+        }
+        mx_end_tile_walk();
     } else if constexpr (WGMMA && MMA_PATH == 0) {
         // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): the weights in the e4m3
         // code as A from registers, 16 weight rows a warp; the rows rebased with interleaved words.

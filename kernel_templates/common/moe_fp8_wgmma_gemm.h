@@ -16,6 +16,13 @@
 // Pipeline: kBuffers buffers (4, or 6 for 128-row tiles), chunk k + kBuffers - 2 copied while chunk
 // k's products run and chunk k + 1's copies land, one barrier a chunk. Warps = TILE_M / 16, one
 // warpgroup per 64 rows over the tile's whole width.
+//
+// Persistent walk: a workgroup multiplies tile after tile (moe_stage1.hip, moe_stage2.hip,
+// tile_walk.h), and the copy stream runs on across them: the last kAhead chunks of a tile copy the
+// next tile's first kAhead, so they are in flight while this tile's epilogue runs (one workgroup an
+// SM has nothing else to hide its first copies with; stage 2 3-16 % faster at 1024-16384 tokens,
+// the 40-chunk stage-1 tiles the same, docs/kernel-design.md "A tile walk"). The buffers go round as
+// one ring: chunk k of a tile sits in buffer (phase + k) % kBuffers, phase the chunks of the tiles before.
 #include "host_device.h"
 #include "memory.h"
 #include "mx_types.h"
@@ -59,38 +66,64 @@ struct MxMoeFp8WgmmaGemm {
 
     float acc[MT][NJ][4];
 
-    // act: [rows, K] rebased e4m3; act_base: [rows] e8m0 (mx_rebase.h); tile_rows: the activation row
-    // of each of the tile's rows (-1 = padding; in shared memory); w: this expert's rebased weight rows
-    // [N, K]; w_base: their bases [N]; tile_n0: the tile's first weight row; shared: the dynamic shared
-    // memory (of which this loop uses kBuffers * kBufferBytes + 1024).
+    // One tile: rows, the activation row of each of its rows (-1 = padding; in shared memory); w,
+    // this expert's rebased weight rows [N, K]; w_base, their bases [N]; n0, its first weight row.
+    struct Tile {
+        const int* rows;
+        const unsigned char* w;
+        const unsigned char* w_base;
+        int n0;
+    };
+
+    // Multiplies `tile` into acc. act: [rows, K] rebased e4m3; act_base: [rows] e8m0 (mx_rebase.h);
+    // next (when has_next): the tile this workgroup multiplies after it, whose rows store_next_rows()
+    // writes to shared memory (called once this tile's first chunk is under way, so that the loads
+    // behind them have landed meanwhile); its first chunks are copied during this tile's last.
+    // shared: the dynamic shared memory (of which this loop uses kBuffers * kBufferBytes + 1024).
+    // Every thread of the workgroup calls it, tile after tile, with a barrier between a tile's
+    // epilogue and the writes of the rows after next.
+    template <class StoreNextRows>
     __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
-                        const int* tile_rows, const unsigned char* __restrict__ w,
-                        const unsigned char* __restrict__ w_base, int tile_n0, int K, unsigned char* shared) {
+                        const Tile& tile, const Tile& next, bool has_next, int K, unsigned char* shared,
+                        StoreNextRows store_next_rows) {
         for (int j = 0; j < NJ; ++j)
             for (int e = 0; e < 4; ++e) acc[0][j][e] = 0.f;
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
+        // The rows' and columns' bases, read at the end: loaded now, stored with the next tile's rows.
+        static_assert(TILE_M <= kThreads && TILE_N <= kThreads, "a row and a column a thread at most");
         __shared__ unsigned char row_base[TILE_M], column_base[TILE_N];
-        for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
-            row_base[r] = act_base[tile_rows[r] >= 0 ? tile_rows[r] : 0];
-        for (int n = int(threadIdx.x); n < TILE_N; n += kThreads) column_base[n] = w_base[tile_n0 + n];
+        const int tid = int(threadIdx.x);
+        const unsigned char my_row_base = tid < TILE_M ? act_base[tile.rows[tid] >= 0 ? tile.rows[tid] : 0] : 0;
+        const unsigned char my_column_base = tid < TILE_N ? tile.w_base[tile.n0 + tid] : 0;
+        auto store_deferred = [&] {
+            if (tid < TILE_M) row_base[tid] = my_row_base;
+            if (tid < TILE_N) column_base[tid] = my_column_base;
+            store_next_rows();
+        };
 
         const int k128_count = K / 128;
-        const Sources src = sources(act, tile_rows, w, tile_n0, K);
+        const Sources src = sources(act, tile.rows, tile.w, tile.n0, K);
+        if (!prefetched_) {
 #pragma unroll
-        for (int k128 = 0; k128 < kAhead; ++k128) {
-            if (k128 < k128_count) copy_chunk(src, shared + k128 * kBufferBytes, k128);
-            mx_cp_async_commit();  // a group a chunk, empty past K's end, so that the waits count chunks
+            for (int k128 = 0; k128 < kAhead; ++k128) {
+                if (k128 < k128_count) copy_chunk(src, shared + buffer(k128) * kBufferBytes, k128);
+                mx_cp_async_commit();  // a group a chunk, empty past K's end, so that the waits count chunks
+            }
+            mx_cp_async_wait_group<kAhead - 1>();  // chunk 0 has landed
+            mx_fence_shared_for_async();
+            __syncthreads();
         }
-        mx_cp_async_wait_group<kAhead - 1>();  // chunk 0 has landed
-        mx_fence_shared_for_async();
-        __syncthreads();
+        // The next tile's chunks are copied from step k128_count - kAhead on; its rows are stored
+        // after step 0's barrier and visible after step 1's, so from step 2. With fewer chunks, the
+        // next tile copies its own.
+        prefetched_ = has_next && k128_count - kAhead >= 2;
 
         const int warpgroup = __shfl_sync(0xFFFFFFFFu, int(threadIdx.x) / 128, 0);
         const moetune_u64 act_descriptor = mx_wgmma_descriptor(shared + warpgroup * 64 * kRowBytes);
         const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
         float(&sums)[kAccumulators] = reinterpret_cast<float(&)[kAccumulators]>(acc[0]);
-        const Chunks chunks{src, shared, k128_count, act_descriptor, weight_descriptor};
+        const Chunks chunks{src, act, next, prefetched_, shared, k128_count, phase_, act_descriptor, weight_descriptor};
         if constexpr (kPromote) {
             // Chunks alternate between two partial-sum sets; once a chunk's products are done (the
             // wait in multiply), its set is added into the FP32 sums while the next chunk's run.
@@ -101,57 +134,80 @@ struct MxMoeFp8WgmmaGemm {
             // an odd last chunk a step of its own.
             float part[2][kAccumulators];
             const int pairs_end = k128_count - k128_count % 2;
-            for (int k128 = 0; k128 < pairs_end; k128 += 2) {
+            auto pair = [&](int k128, auto after_first_barrier) {
                 multiply<true>(part[0], chunks, k128);
                 __syncthreads();
+                after_first_barrier();
                 multiply<true>(part[1], chunks, k128 + 1);
                 promote(sums, part[0]);
                 __syncthreads();
                 mx_wgmma_wait_all();
                 promote(sums, part[1]);
-            }
+            };
+            // The first pair stores the deferred rows (a straight-line pipeline of its own).
+            if (pairs_end > 0) pair(0, store_deferred);
+            for (int k128 = 2; k128 < pairs_end; k128 += 2) pair(k128, [] {});
             if (pairs_end < k128_count) {
                 multiply<true>(part[0], chunks, pairs_end);
                 __syncthreads();
+                if (pairs_end == 0) store_deferred();
                 mx_wgmma_wait_all();
                 promote(sums, part[0]);
             }
         } else {
-            for (int k128 = 0; k128 < k128_count; ++k128) {
+            multiply<false>(sums, chunks, 0);
+            __syncthreads();
+            store_deferred();
+            for (int k128 = 1; k128 < k128_count; ++k128) {
                 multiply<false>(sums, chunks, k128);
                 __syncthreads();
             }
             mx_wgmma_wait_all();
             for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(sums[e]);
         }
+        if (k128_count < 2) __syncthreads();  // no barrier after the deferred stores yet
+        phase_ = buffer(k128_count);
         apply_bases(row_base, column_base);
 #else
-        (void)act, (void)act_base, (void)tile_rows, (void)w, (void)w_base, (void)tile_n0, (void)K, (void)shared;
+        (void)act, (void)act_base, (void)tile, (void)next, (void)has_next, (void)K, (void)shared;
+        store_next_rows();
         mx_wgmma_unavailable();
 #endif
     }
 
 private:
+    int phase_ = 0;            // the buffer of the next tile's chunk 0
+    bool prefetched_ = false;  // its first kAhead chunks are copied (by the run before)
+
+    __device__ int buffer(int k128) const { return (phase_ + k128) % kBuffers; }
+
 #if MOETUNE_WGMMA_AVAILABLE
     struct Sources;
     // What every chunk's step needs.
     struct Chunks {
         const Sources& src;
+        const unsigned char* act;
+        const Tile& next;  // copied from past this tile's chunks when prefetch
+        bool prefetch;
         unsigned char* shared;
         int count;
+        int phase;
         moetune_u64 act_descriptor, weight_descriptor;
     };
 
-    // One chunk's step, up to the barrier: starts the copies of chunk k + kAhead into its buffer
-    // (which last held chunk k - 2, whose products finished before the last barrier), issues chunk
-    // k's products into d (FRESH: d = the chunk's products; else d += them), and waits until chunk
-    // k + 1 has landed and chunk k - 1's products are done.
+    // One chunk's step, up to the barrier: starts the copies of chunk k + kAhead (of the next tile
+    // past this one's last) into its buffer (which last held chunk k - 2, whose products finished
+    // before the last barrier), issues chunk k's products into d (FRESH: d = the chunk's products;
+    // else d += them), and waits until chunk k + 1 has landed and chunk k - 1's products are done.
     template <bool FRESH>
     __device__ static void multiply(float (&d)[kAccumulators], const Chunks& c, int k128) {
         const int ahead = k128 + kAhead;
-        if (ahead < c.count) copy_chunk(c.src, c.shared + (ahead % kBuffers) * kBufferBytes, ahead);
+        unsigned char* ahead_buffer = c.shared + ((c.phase + ahead) % kBuffers) * kBufferBytes;
+        if (ahead < c.count) copy_chunk(c.src, ahead_buffer, ahead);
+        else if (c.prefetch)
+            copy_chunk(sources(c.act, c.next.rows, c.next.w, c.next.n0, c.src.K), ahead_buffer, ahead - c.count);
         mx_cp_async_commit();
-        const int units = (k128 % kBuffers) * (kBufferBytes / 16);
+        const int units = ((c.phase + k128) % kBuffers) * (kBufferBytes / 16);
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
         mx_wgmma_fence();
 #pragma unroll

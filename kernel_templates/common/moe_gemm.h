@@ -294,15 +294,18 @@ __device__ inline void mx_warp_origin(int mn_warp, int& m0, int& n0) {
     }
 }
 
-// Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory: the token of each
-// row (-1 for padding, whose token field is M) and its top-k slot.
+// A sorted entry (slot << 24 | token) as row r's token (-1 for padding, whose token field is M) and
+// top-k slot.
+__device__ inline void mx_store_sorted_row(int id, int tokens, int r, int* token_of_row, int* slot_of_row) {
+    const int token = id & 0xFFFFFF;
+    token_of_row[r] = token < tokens ? token : -1;
+    slot_of_row[r] = id >> 24;
+}
+
+// Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory (mx_store_sorted_row).
 template <int TILE_M>
 __device__ inline void mx_load_sorted_rows(const int* __restrict__ sorted_token_ids, int first, int tokens,
                                            int* token_of_row, int* slot_of_row) {
-    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x)) {
-        const int id = sorted_token_ids[first + r];
-        const int token = id & 0xFFFFFF;
-        token_of_row[r] = token < tokens ? token : -1;
-        slot_of_row[r] = id >> 24;
-    }
+    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x))
+        mx_store_sorted_row(sorted_token_ids[first + r], tokens, r, token_of_row, slot_of_row);
 }

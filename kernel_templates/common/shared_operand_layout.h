@@ -110,6 +110,14 @@ MOETUNE_HD constexpr bool mx_swapped_wgmma(bool wgmma, int tile_m) { return wgmm
 // kernels::n_tiles_fastest): the shared-operand warpgroup kernels.
 MOETUNE_HD constexpr bool mx_n_tiles_fastest(bool wgmma, bool shared_operands) { return wgmma && shared_operands; }
 
+// Whether a workgroup walks tiles (tile blockIdx.x, then gridDim.x further, N tiles fastest, until
+// the sorted rows end) over a 1-D grid sized to the workgroups the GPU holds at once (the host's
+// kernels::persistent_tiles and launch_geometry): the FP8 shared-operand warpgroup kernels, whose one
+// workgroup an SM could hide nothing of a tile's start and end (moe_fp8_wgmma_gemm.h).
+MOETUNE_HD constexpr bool mx_persistent_tiles(bool wgmma, bool shared_operands, bool fp8) {
+    return wgmma && shared_operands && fp8;
+}
+
 // Swapped WGMMA tiles: the place in the buffer of the tile's 8-row
 // weight tile `tile`. GATE_UP (stage 1: W1 rows in GU16 groups of four tiles, two gate then the two
 // up tiles of the same output columns): tiles 1 and 2 of every group trade places, so that the 16

@@ -188,8 +188,9 @@ struct Stage1Out {
 };
 
 // wide_out: a fused kernel writes its output in the wide layout (MoeStage1Args::out_wide), returned
-// in element order.
-Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false) {
+// in element order. resident: the workgroups of a persistent kernel's grid (0: one a tile).
+Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false,
+                     long long resident = 0) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
@@ -213,7 +214,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
                        kernels::reads_wide_activations(c) ? act_wide.data() : nullptr,
                        wide_out ? out_wide.data() : nullptr};
     gpu::Stream stream;
-    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape)), stream, args);
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape, resident)), stream, args);
     stream.synchronize();
 
     Stage1Out r;
@@ -233,7 +234,7 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     return r;
 }
 
-std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem()) {
+std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(), long long resident = 0) {
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
@@ -254,7 +255,7 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
                        sorted.experts.data(), sorted.num_valid.data(), out.data(), p.shape.tokens, p.shape.topk,
                        p.shape.model_dim, p.shape.inter_dim, kernels::reads_wide_activations(c) ? act_wide.data() : nullptr};
     gpu::Stream stream;
-    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape)), stream, args);
+    module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape, resident)), stream, args);
     if (atomic) {
         stream.synchronize();
         return bf16_to_floats(out.download());
@@ -524,6 +525,48 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
                           Case{with_register_fed_warpgroups(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0)), 4e-3}}) {
         INFO(kernels::kernel_name(c.config));
         CHECK(data::relative_l2_difference(p.ref2, run_stage2(c.config, p)) <= c.max_rel_l2);
+    }
+}
+
+// The FP8 shared-operand kernels walk their tiles (kernels::persistent_tiles): with one workgroup a
+// tile, each walks one; with fewer, each walks many, and copies the next tile's first chunks during
+// the last ones of the tile before (when it has more chunks than it copies ahead). Every tile's sums
+// are added in the same order either way, so stage 1 and a reduce stage 2 give the same bits; atomic
+// adds come in another order, so that one is held to the reference. K: 4 chunks (stage 1) and 2
+// (stage 2), and 41 and 3; 2 and 4 chunks ahead.
+TEST_CASE("FP8 shared-operand kernels give the same results however many workgroups walk the tiles", "[gpu][kernels]") {
+    if (!wgmma_here()) {
+        WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
+        return;
+    }
+    using kernels::Stage2Mode;
+    static const Problem long_k(kLongKShape, false);
+    for (const Problem* p : {&problem(), &long_k}) {
+        INFO("model_dim " << p->shape.model_dim << " inter_dim " << p->shape.inter_dim);
+        for (const KernelConfig& c : {with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
+                                      with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
+                                      with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false))}) {
+            INFO(kernels::kernel_name(c));
+            const std::vector<float> one_a_tile = run_stage1(c, 0, *p).values;
+            for (const long long resident : {1LL, 3LL}) {
+                INFO("workgroups " << resident);
+                CHECK(run_stage1(c, 0, *p, false, resident).values == one_a_tile);
+            }
+        }
+        for (const KernelConfig& c : {with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
+                                      with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0))}) {
+            INFO(kernels::kernel_name(c));
+            const std::vector<float> one_a_tile = run_stage2(c, *p);
+            for (const long long resident : {1LL, 3LL}) {
+                INFO("workgroups " << resident);
+                CHECK(run_stage2(c, *p, resident) == one_a_tile);
+            }
+        }
+        const KernelConfig atomic = with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0));
+        INFO(kernels::kernel_name(atomic));
+        const std::vector<float> out = run_stage2(atomic, *p, 3);
+        CHECK(data::mismatch_fraction(p->ref2, out, 0.02, 0.02) <= 0.001);
+        CHECK(data::worst_row_cosine_difference(p->ref2, out, size_t(p->shape.model_dim)) < 1e-3);
     }
 }
 

@@ -41,6 +41,28 @@ TEST_CASE("register-fed kernels walk the row tiles first, _wgmma kernels the N t
     CHECK(s1.grid.y == 20480 / 64 + 96);
 }
 
+TEST_CASE("FP8 shared-operand kernels walk their tiles over a 1-D grid of the workgroups the GPU holds") {
+    const auto shape = dsv41_flash_ep4(4096);
+    const KernelConfig fp8 = parse("moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma");
+    CHECK(persistent_tiles(fp8));
+    const long long tiles = (20480 / 256 + 96) * (5120 / 128);
+    // Not known (no GPU at hand): one workgroup a tile.
+    const LaunchGeometry all = launch_geometry(fp8, shape);
+    CHECK(all.grid.x == tiles);
+    CHECK(all.grid.y == 1);
+    const LaunchGeometry resident = launch_geometry(fp8, shape, 132);
+    CHECK(resident.grid.x == 132);
+    CHECK(resident.grid.y == 1);
+    CHECK(resident.block.x == 16 * 32);
+    // Fewer tiles than workgroups (1 token: 5 rows, at most 5 used sort blocks): one a tile.
+    CHECK(launch_geometry(fp8, dsv41_flash_ep4(1), 1000).grid.x == 5 * (5120 / 128));
+    // The bf16 path and the register-fed kernels keep their 2-D grids.
+    CHECK_FALSE(persistent_tiles(parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16")));
+    CHECK_FALSE(persistent_tiles(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_nt_wgmma")));
+    CHECK(launch_geometry(parse("moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_mbf16"), shape, 132).grid.y ==
+          20480 / 128 + 96);
+}
+
 TEST_CASE("N tiles first: row tiles beyond the grid's y limit are refused with the count named") {
     const KernelConfig wgmma = parse("moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mbf16");
     // 5 * 900000 / 64 + 96 = 70408 row tiles > 65535.

@@ -34,6 +34,9 @@ inline std::string moetune_hip_table_arch(const hipDeviceProp_t& p) {
 // AMD has no opt-in step: a block may use all of the CU's LDS.
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
 inline hipError_t moetune_hip_set_max_dynamic_shared(hipFunction_t, int) { return hipSuccess; }
+inline hipError_t moetune_hip_resident_blocks(int* blocks, hipFunction_t f, int block_threads, std::size_t shared_bytes) {
+    return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block_threads, shared_bytes);
+}
 // AMD has no programmatic dependent launch: an ordinary launch, which waits for the previous kernel.
 inline hipError_t moetune_hip_launch_overlapping(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                                  unsigned by, unsigned bz, unsigned shared_bytes, hipStream_t stream,
@@ -160,6 +163,10 @@ inline std::size_t moetune_hip_shared_mem_optin(const cudaDeviceProp& p) { retur
 inline cudaError_t moetune_hip_set_max_dynamic_shared(cudaKernel_t f, int bytes) {
     return cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
+inline cudaError_t moetune_hip_resident_blocks(int* blocks, cudaKernel_t f, int block_threads, std::size_t shared_bytes) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(f), block_threads,
+                                                         shared_bytes);
+}
 
 #define hiprtcResult nvrtcResult
 #define HIPRTC_SUCCESS NVRTC_SUCCESS
@@ -249,6 +256,7 @@ inline const char* error_string(Error) { return "moetune was built without GPU s
 #define hipModuleLaunchKernel ::moetune::gpu::none::unavailable
 #define moetune_hip_set_max_dynamic_shared ::moetune::gpu::none::unavailable
 #define moetune_hip_launch_overlapping ::moetune::gpu::none::unavailable
+#define moetune_hip_resident_blocks ::moetune::gpu::none::unavailable
 inline std::string moetune_hip_compile_arch(const hipDeviceProp_t&) { return {}; }
 inline std::string moetune_hip_table_arch(const hipDeviceProp_t&) { return {}; }
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t&) { return 0; }

@@ -40,6 +40,19 @@ Kernel Module::kernel(const std::string& name) const {
     return Kernel(f, name);
 }
 
+int Kernel::resident_workgroups_per_sm(unsigned block_threads, std::size_t shared_bytes) const {
+    auto f = static_cast<hipFunction_t>(handle_);
+    int blocks = 0;
+    try {
+        // Above 48 KB the calculator counts only what the kernel has opted in to.
+        if (shared_bytes > 0) MOETUNE_HIP_CHECK(moetune_hip_set_max_dynamic_shared(f, static_cast<int>(shared_bytes)));
+        MOETUNE_HIP_CHECK(moetune_hip_resident_blocks(&blocks, f, static_cast<int>(block_threads), shared_bytes));
+    } catch (const GpuError& e) {
+        throw GpuError(e.call(), e.reason() + " (kernel " + name_ + ")");
+    }
+    return blocks;
+}
+
 void Kernel::launch_with_params(const LaunchShape& s, const Stream& stream, void** params) const {
     auto f = static_cast<hipFunction_t>(handle_);
     // Opting in is per kernel and idempotent. Any launch with dynamic shared memory opts in: with

@@ -39,6 +39,9 @@ public:
         launch_with_params(shape, stream, params);
     }
     const std::string& name() const { return name_; }
+    // Workgroups of `block_threads` threads and `shared_bytes` of dynamic shared memory that one
+    // SM / CU holds at once (the runtime's occupancy calculator); what a persistent grid is sized by.
+    int resident_workgroups_per_sm(unsigned block_threads, std::size_t shared_bytes) const;
 
 private:
     friend class Module;

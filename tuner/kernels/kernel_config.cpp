@@ -56,6 +56,10 @@ bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.t
 
 bool n_tiles_fastest(const KernelConfig& c) { return mx_n_tiles_fastest(c.wgmma, c.shared_operands); }
 
+bool persistent_tiles(const KernelConfig& c) {
+    return mx_persistent_tiles(c.wgmma, c.shared_operands, c.mma == MmaPath::fp8);
+}
+
 int warp_n_granule(const KernelConfig& c) {
     if (c.stage == Stage::down) return 8;
     return c.fused_mxfp8_out ? 64 : 32;

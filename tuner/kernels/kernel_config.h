@@ -137,6 +137,12 @@ bool swapped_wgmma(const KernelConfig& c);
 // of one expert share its weight slice.
 bool n_tiles_fastest(const KernelConfig& c);
 
+// Whether the kernel's workgroups walk tiles over a 1-D grid sized to what the GPU holds at once
+// (launch_geometry's resident_workgroups), each copying the next tile's first chunks while it
+// finishes one: the FP8 shared-operand _wgmma kernels (mx_persistent_tiles in
+// kernel_templates/common/shared_operand_layout.h).
+bool persistent_tiles(const KernelConfig& c);
+
 // The narrowest warp block the templates accept along N, and so the tile_n granule: stage 1 32 W1
 // rows (a 16-row gate block with its 16 up rows, so SiLU(gate)*up stays in one warp's registers),
 // 64 with the fused MXFP8 epilogue (each warp quantises whole 32-column MX blocks); stage 2 8

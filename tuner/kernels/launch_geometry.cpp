@@ -16,7 +16,7 @@ long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m) {
     return std::min<long long>(bound, data::max_num_m_blocks(shape.tokens, shape.topk, shape.experts, block_m));
 }
 
-LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape) {
+LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape, long long resident_workgroups) {
     const bool stage1 = c.stage == Stage::gate_up;
     const int n = stage1 ? 2 * shape.inter_dim : shape.model_dim;
     if (n % c.tile_n != 0)
@@ -26,7 +26,10 @@ LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shap
     const long long m_tiles = used_sort_blocks_bound(shape, sort_bm) * (sort_bm / c.tile_m);
     const long long row_tiles = std::max<long long>(m_tiles, 1);
     LaunchGeometry g;
-    if (n_tiles_fastest(c)) {
+    if (persistent_tiles(c)) {
+        const long long tiles = row_tiles * (n / c.tile_n);
+        g.grid = {unsigned(resident_workgroups > 0 ? std::min(tiles, resident_workgroups) : tiles), 1, 1};
+    } else if (n_tiles_fastest(c)) {
         if (row_tiles > kMaxGridY)
             throw std::invalid_argument(kernel_name(c) + ": " + std::to_string(row_tiles) +
                                         " row tiles exceed the grid's y limit of " + std::to_string(kMaxGridY) +

@@ -25,7 +25,9 @@ long long used_sort_blocks_bound(const data::MoeShape& shape, int block_m);
 
 // Throws std::invalid_argument when the config does not tile the shape (pruning rejects those), or
 // when its row tiles do not fit the grid's y dimension (n_tiles_fastest, ~800 thousand tokens).
-LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape);
+// persistent_tiles(c): a 1-D grid of min(tiles, resident_workgroups) workgroups, each walking tiles;
+// resident_workgroups 0 (not known: no GPU at hand) gives one a tile, the same results.
+LaunchGeometry launch_geometry(const KernelConfig& c, const data::MoeShape& shape, long long resident_workgroups = 0);
 
 // The stage-2 reduce kernel (kernel_templates/moe_reduce.hip): kReduceThreads threads, 8 columns each.
 inline constexpr int kReduceThreads = 256;

@@ -1,17 +1,30 @@
 #include "launch/stage_launch.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
 #include "common/moe_args.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
 #include "data_gpu/mxfp8_rebase_gpu.h"
+#include "gpu/device.h"
 #include "gpu/device_buffer.h"
 #include "kernels/kernel_name.h"
 #include "kernels/launch_geometry.h"
+#include "kernels/resource_model.h"
+#include "kernels/static_checks.h"
 
 namespace moetune::launch {
 namespace {
+
+// The workgroups of a persistent kernel (kernels::persistent_tiles) the current GPU holds at once;
+// 0 for the others, whose grid does not depend on it.
+long long resident_workgroups(const kernels::KernelConfig& c, const gpu::Kernel& kernel) {
+    if (!kernels::persistent_tiles(c)) return 0;
+    const int per_sm = kernel.resident_workgroups_per_sm(unsigned(kernels::threads_per_block(c)),
+                                                         std::size_t(kernels::dynamic_shared_bytes(c)));
+    return (long long)std::max(per_sm, 1) * gpu::device_info(gpu::current_device()).cu_num;
+}
 
 gpu::LaunchShape to_launch_shape(const kernels::LaunchGeometry& g) {
     return {{g.grid.x, g.grid.y, g.grid.z}, {g.block.x, g.block.y, g.block.z}, g.dynamic_shared_bytes};
@@ -67,7 +80,10 @@ ActivationInput activation_input(const StageLaunch& stage, const uint8_t* act, c
 }  // namespace
 
 StageLaunch::StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel, const data::MoeShape& shape)
-    : config(config), kernel(kernel), shape(shape), grid(to_launch_shape(kernels::launch_geometry(config, shape))) {}
+    : config(config),
+      kernel(kernel),
+      shape(shape),
+      grid(to_launch_shape(kernels::launch_geometry(config, shape, resident_workgroups(config, kernel)))) {}
 
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
                     const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream) {
