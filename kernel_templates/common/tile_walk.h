@@ -21,7 +21,8 @@ __device__ inline int mx_take_tile() { return int(gridDim.x + atomicAdd(&mx_tile
 __device__ inline void mx_end_tile_walk() {
     if (threadIdx.x != 0) return;
     if (atomicAdd(&mx_tile_walk_counters[1], 1u) == gridDim.x - 1) {
-        // Every other workgroup has taken its last tile: none reads the counters again in this launch.
+        // Every other workgroup has taken its last tile (a workgroup's takes have returned, their
+        // values used, before it counts itself here): none reads the counters again in this launch.
         atomicExch(&mx_tile_walk_counters[0], 0u);
         atomicExch(&mx_tile_walk_counters[1], 0u);
     }
