@@ -155,6 +155,12 @@ const Problem& problem(bool large_scales = false) {
     return large_scales ? large : plain;
 }
 
+// DSv4.1-Flash's K and one more chunk (stage 1: 41 chunks), stage 2 3 chunks; built once for every test.
+const Problem& long_k_problem() {
+    static const Problem p(kLongKShape, false);
+    return p;
+}
+
 struct Sorted {
     gpu::DeviceBuffer<int32_t> ids, experts, num_valid;
     gpu::DeviceBuffer<float> weights;
@@ -336,6 +342,13 @@ KernelConfig with_register_fed_warpgroups(KernelConfig c) {
 // _wgmma runs on sm_90a only (elsewhere static pruning drops it).
 bool wgmma_here() { return gpu::device_info(gpu::current_device()).arch == "sm_90a"; }
 
+// For test cases of FP8 warpgroup products alone: false, with a warning, where they do not run.
+bool fp8_warpgroups_here() {
+    if (wgmma_here()) return true;
+    WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
+    return false;
+}
+
 // Each config on the FP8 path, then the same configs on the bf16 path (_mbf16), which must meet
 // the same tolerances.
 std::vector<KernelConfig> on_both_mma_paths(std::initializer_list<KernelConfig> configs) {
@@ -499,12 +512,9 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
 // 32-wide block into FP32 sums; over this K their pipelines run whole (2, 4 and 8 chunks ahead: 41 =
 // 5 windows + 1, 10 steps of 4 + 1, 5 steps of 8 + 1) and stage 2's 3 chunks are fewer than 8.
 TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]") {
-    if (!wgmma_here()) {
-        WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
-        return;
-    }
+    if (!fp8_warpgroups_here()) return;
     using kernels::Stage2Mode;
-    static const Problem p(kLongKShape, false);
+    const Problem& p = long_k_problem();
     struct Case {
         KernelConfig config;
         double max_rel_l2;
@@ -535,13 +545,9 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
 // adds come in another order, so that one is held to the reference. K: 4 chunks (stage 1) and 2
 // (stage 2), and 41 and 3; 2 and 4 chunks ahead.
 TEST_CASE("FP8 shared-operand kernels give the same results however many workgroups walk the tiles", "[gpu][kernels]") {
-    if (!wgmma_here()) {
-        WARN("FP8 warpgroup products run on sm_90a only: nothing to check on this GPU");
-        return;
-    }
+    if (!fp8_warpgroups_here()) return;
     using kernels::Stage2Mode;
-    static const Problem long_k(kLongKShape, false);
-    for (const Problem* p : {&problem(), &long_k}) {
+    for (const Problem* p : {&problem(), &long_k_problem()}) {
         INFO("model_dim " << p->shape.model_dim << " inter_dim " << p->shape.inter_dim);
         for (const KernelConfig& c : {with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
                                       with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
