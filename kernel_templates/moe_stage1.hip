@@ -23,22 +23,27 @@
 //            over the whole tile width or (WARPS_N = 2) over half of it; without _smem, FP8 path:
 //            the register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h), PIPE chunks
 //            of weights in flight a warp
+//   WS       (_ws, FP8 _smem_wgmma) the warp-specialised loop: a producer warpgroup copies, consumer
+//            warpgroups of 128 rows multiply (common/moe_fp8_ws_gemm.h)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
 #include "common/moe_gemm.h"
 #include "common/moe_fp8_register_gemm.h"
 #include "common/moe_fp8_wgmma_gemm.h"
+#include "common/moe_fp8_ws_gemm.h"
 #include "common/moe_shared_gemm.h"
 #include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
 #include "common/tile_walk.h"
 
-__device__ inline float moetune_silu(float x) { return x / (1.f + __expf(-x)); }
+// SiLU with the fast division (MUFU reciprocal and a multiply; IEEE division's checks and slow path
+// were a third of the fused epilogue's instructions): 2 ulp, against bf16 rounding after it.
+__device__ inline float moetune_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA>
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -74,15 +79,18 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     // Stage 1 reads activation row `token`: the token table is the activation-row table. A
     // persistent walk keeps two pairs of tables, this tile's and the next one's, and the next
     // tile's number (common/tile_walk.h).
-    __shared__ int row_tables[PERSISTENT ? 2 : 1][2][TILE_M];
+    __shared__ alignas(16) int row_tables[PERSISTENT ? 2 : 1][2][TILE_M];  // (16: the _ws producers read vectors)
     __shared__ int walk_next;
     int* token_of_row = row_tables[0][0];
     int* slot_of_row = row_tables[0][1];
-    if constexpr (PERSISTENT) {
-        if (threadIdx.x == 0) walk_next = mx_take_tile();
+    // (The warp-specialised loop's producers walk the tiles and load their rows themselves.)
+    if constexpr (!WS) {
+        if constexpr (PERSISTENT) {
+            if (threadIdx.x == 0) walk_next = mx_take_tile();
+        }
+        mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
+        __syncthreads();
     }
-    mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
-    __syncthreads();
 
     const int K = args.model_dim;
     const long long n_rows = 2LL * args.inter_dim;
@@ -146,11 +154,13 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
 #pragma unroll
                             for (int p = 2 * b; p < 2 * b + 2; ++p)
 #pragma unroll
-                                for (int q = 0; q < 2; ++q)
+                                for (int q = 0; q < 2; ++q) {
+                                    const unsigned short pair = mx_quantize_mxfp8_pair(v[p][q][0], v[p][q][1], scale);
 #pragma unroll
                                     for (int c = 0; c < 2; ++c)
-                                        out[col0 + 16 * p + 8 * q + mx_wide_position(2 * t + c)] = mx_wide_element(
-                                            mx_quantize_mxfp8_element(v[p][q][c], scale), scale);
+                                        out[col0 + 16 * p + 8 * q + mx_wide_position(2 * t + c)] =
+                                            mx_wide_element((unsigned char)(pair >> (8 * c)), scale);
+                                }
                             continue;
                         }
                         unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
@@ -159,10 +169,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
 #pragma unroll
                             for (int q = 0; q < 2; ++q) {
                                 const int col = col0 + 16 * p + 8 * q + 2 * t;
-                                const unsigned short pair =
-                                    (unsigned short)(mx_quantize_mxfp8_element(v[p][q][0], scale) |
-                                                     (mx_quantize_mxfp8_element(v[p][q][1], scale) << 8));
-                                *reinterpret_cast<unsigned short*>(out + col) = pair;
+                                *reinterpret_cast<unsigned short*>(out + col) =
+                                    mx_quantize_mxfp8_pair(v[p][q][0], v[p][q][1], scale);
                             }
                         if (t == 0) args.out_scale[out_row * (inter / 32) + (col0 + 32 * b) / 32] = scale;
                     }
@@ -205,7 +213,36 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
             }
     };
 
-    if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {
+    if constexpr (WS) {
+        // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
+        // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
+        static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
+                      "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
+        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
+        __shared__ typename Gemm::Shared ws_shared;
+        Gemm gemm;
+        auto prepare = [&](int tile, int slot, int p) {
+            const int tile_row_tile = tile / n_tiles;
+            typename Gemm::Tile next{tile_row_tile * TILE_M < num_valid, row_tables[slot][0], nullptr, nullptr,
+                                     tile % n_tiles * TILE_N};
+            if (!next.valid) return next;
+            const int e = args.sorted_expert_ids[tile_row_tile];
+            next.w = args.w1 + (long long)e * n_rows * K;
+            next.w_base = args.w1_scale + (long long)e * n_rows;
+            for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
+                mx_store_sorted_row(args.sorted_token_ids[tile_row_tile * TILE_M + r], args.tokens, r,
+                                    row_tables[slot][0], row_tables[slot][1]);
+            return next;
+        };
+        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
+                  [&](int tile, int slot, const auto& block, int block_m0) {
+                      token_of_row = row_tables[slot][0];
+                      slot_of_row = row_tables[slot][1];
+                      m0 = block_m0;
+                      n0 = tile % n_tiles * TILE_N;
+                      epilogue(block);
+                  });
+    } else if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {
         // FP8 warpgroup products (common/moe_fp8_wgmma_gemm.h): one warpgroup per 64 rows, full width,
         // on rebased rows: act / act_scale and w / w_scale hold e4m3 rows and their bases (mx_rebase.h).
         static_assert(WGMMA && WARPS_N == 1 && WARPS_K == 1 && PIPE == 1, "FP8 _smem: _wgmma, one K-group, one chunk a step");
@@ -285,6 +322,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0>(args, moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0>(args,
+                                                                                               moetune_dynamic_shared);
 }
 #endif

@@ -12,6 +12,7 @@
 //            128 * PIPE along inter_dim)
 //   WGMMA without SHARED_OPERANDS, FP8 path: the register-fed FP8 warpgroup products
 //            (common/moe_fp8_register_gemm.h), PIPE chunks of weights in flight a warp
+//   WS       as in stage 1 (common/moe_fp8_ws_gemm.h)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/lane_shuffle.h"
@@ -20,13 +21,14 @@
 #include "common/moe_gemm.h"
 #include "common/moe_fp8_register_gemm.h"
 #include "common/moe_fp8_wgmma_gemm.h"
+#include "common/moe_fp8_ws_gemm.h"
 #include "common/moe_shared_gemm.h"
 #include "common/mx_types.h"
 #include "common/test_break.h"
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA>
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -61,7 +63,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         int token[TILE_M];
         float weight[TILE_M];
     };
-    __shared__ RowTables row_tables[PERSISTENT ? 2 : 1];
+    __shared__ alignas(16) RowTables row_tables[PERSISTENT ? 2 : 1];  // (16: the _ws producers read vectors)
     __shared__ int walk_next;
     // Row r of a tile from its sorted entry and routing weight.
     auto store_row = [&](int id, float weight, int r, RowTables& t) {
@@ -73,12 +75,15 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     int* act_row = row_tables[0].act_row;
     int* token_of_row = row_tables[0].token;
     float* weight_of_row = row_tables[0].weight;
-    if constexpr (PERSISTENT) {
-        if (threadIdx.x == 0) walk_next = mx_take_tile();
+    // (The warp-specialised loop's producers walk the tiles and load their rows themselves.)
+    if constexpr (!WS) {
+        if constexpr (PERSISTENT) {
+            if (threadIdx.x == 0) walk_next = mx_take_tile();
+        }
+        for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x))
+            store_row(args.sorted_token_ids[row0 + r], args.sorted_weights[row0 + r], r, row_tables[0]);
+        __syncthreads();
     }
-    for (int r = int(threadIdx.x); r < TILE_M; r += int(blockDim.x))
-        store_row(args.sorted_token_ids[row0 + r], args.sorted_weights[row0 + r], r, row_tables[0]);
-    __syncthreads();
 
     const int K = args.inter_dim;
     const long long n_rows = args.model_dim;
@@ -157,7 +162,36 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         }
     };
 
-    if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {
+    if constexpr (WS) {
+        // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
+        static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
+                      "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
+        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
+        __shared__ typename Gemm::Shared ws_shared;
+        Gemm gemm;
+        auto prepare = [&](int tile, int slot, int p) {
+            const int tile_row0 = tile / n_tiles * TILE_M;
+            typename Gemm::Tile next{tile_row0 < num_valid, row_tables[slot].act_row, nullptr, nullptr,
+                                     tile % n_tiles * TILE_N};
+            if (!next.valid) return next;
+            const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
+            next.w = args.w2 + (long long)e * n_rows * K;
+            next.w_base = args.w2_scale + (long long)e * n_rows;
+            for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
+                store_row(args.sorted_token_ids[tile_row0 + r], args.sorted_weights[tile_row0 + r], r,
+                          row_tables[slot]);
+            return next;
+        };
+        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
+                  [&](int tile, int slot, const auto& block, int block_m0) {
+                      act_row = row_tables[slot].act_row;
+                      token_of_row = row_tables[slot].token;
+                      weight_of_row = row_tables[slot].weight;
+                      m0 = block_m0;
+                      n0 = tile % n_tiles * TILE_N;
+                      epilogue(block);
+                  });
+    } else if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {
         // FP8 warpgroup products (common/moe_fp8_wgmma_gemm.h): one warpgroup per 64 rows, full width,
         // on rebased rows: act / act_scale and w / w_scale hold e4m3 rows and their bases (mx_rebase.h).
         static_assert(WGMMA && WARPS_N == 1 && WARPS_K == 1 && PIPE == 1, "FP8 _smem: _wgmma, one K-group, one chunk a step");
@@ -244,6 +278,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0>(args, moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0>(args,
+                                                                                               moetune_dynamic_shared);
 }
 #endif

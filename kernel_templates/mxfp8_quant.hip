@@ -1,8 +1,10 @@
 // MXFP8 quantisation of row-major rows [rows, cols] (cols a multiple of 32) on the GPU, bit for bit
 // the CPU's formats::quantize_mxfp8: per 32-element block a NaN-propagating absolute maximum, the
 // e8m0 scale from common/mx_types.h (AITER's rule, or 127 = 1.0 for unit scales), then each element
-// through the same mx_quantize_mxfp8_element. Used for the activations (bf16 or float hidden states)
-// and for the stage-1 output between the reference stages. One thread per 32-element block: the
+// through the same rounding (mx_quantize_mxfp8_pair, whose hardware conversion on sm_89+ gives the
+// bytes of mx_quantize_mxfp8_element: tests/gpu/mxfp8_quant_gpu_test.cpp compares them with the CPU's).
+// Used for the activations (bf16 or float hidden states) and for the stage-1 output between the
+// reference stages. One thread per 32-element block: the
 // block's bytes are written as two 16-byte stores. mxfp8_quant_wide writes the same values widened
 // instead (the wide layout of common/mx_bf16_widen.h), in one pass where quantising and then widening
 // (mxfp8_widen.hip) took two, and with four threads per block (below).
@@ -66,7 +68,11 @@ __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, u
         mxfp8_amax_step(v[i], amax);
     }
     const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
-    for (int i = 0; i < 32; ++i) bytes[i / 16].b[i % 16] = mx_quantize_mxfp8_element(v[i], scale);
+    for (int i = 0; i < 32; i += 2) {
+        const unsigned short pair = mx_quantize_mxfp8_pair(v[i], v[i + 1], scale);
+        bytes[i / 16].b[i % 16] = (unsigned char)pair;
+        bytes[i / 16].b[i % 16 + 1] = (unsigned char)(pair >> 8);
+    }
     return scale;
 }
 
@@ -127,7 +133,11 @@ __global__ void __launch_bounds__(THREADS)
         if (active) mxfp8_load_elements(x, g * 8, aligned, v);
         const unsigned char scale = mxfp8_group_scale(v, lane);
         unsigned char bytes[8];
-        for (int i = 0; i < 8; ++i) bytes[i] = mx_quantize_mxfp8_element(v[i], scale);
+        for (int i = 0; i < 8; i += 2) {
+            const unsigned short pair = mx_quantize_mxfp8_pair(v[i], v[i + 1], scale);
+            bytes[i] = (unsigned char)pair;
+            bytes[i + 1] = (unsigned char)(pair >> 8);
+        }
         moetune_u32 out[4];
         mx_wide_group(mx_e4m3_word(bytes), mx_e4m3_word(bytes + 4), scale, out);
         if (active) *reinterpret_cast<mx_wide_vector*>(wide + g * 8) = mx_wide_vector{{out[0], out[1], out[2], out[3]}};
@@ -179,12 +189,18 @@ __global__ void __launch_bounds__(THREADS)
             const int g = int(threadIdx.x) + i * int(blockDim.x);
             if (g >= groups) continue;
             const int k = int(top) - int(scale[i]);
-            unsigned char bytes[8];
-            for (int e = 0; e < 8; ++e) bytes[e] = mx_e4m3_rebase(mx_quantize_mxfp8_element(v[i][e], scale[i]), k);
+            moetune_u32 words[2];
+#pragma unroll
+            for (int w = 0; w < 2; ++w) {
+                const float* e = v[i] + 4 * w;
+                words[w] = mx_e4m3_rebase_word(moetune_u32(mx_quantize_mxfp8_pair(e[0], e[1], scale[i])) |
+                                                   (moetune_u32(mx_quantize_mxfp8_pair(e[2], e[3], scale[i])) << 16),
+                                               k);
+            }
             const int q = g % 4;
             moetune_u32* block = reinterpret_cast<moetune_u32*>(rebased + (long long)row * cols) + (g / 4) * 8;
-            block[INTERLEAVE ? q : 2 * q] = mx_e4m3_word(bytes);
-            block[INTERLEAVE ? 4 + q : 2 * q + 1] = mx_e4m3_word(bytes + 4);
+            block[INTERLEAVE ? q : 2 * q] = words[0];
+            block[INTERLEAVE ? 4 + q : 2 * q + 1] = words[1];
         }
         if (threadIdx.x == 0) bases[row] = (unsigned char)top;
     }

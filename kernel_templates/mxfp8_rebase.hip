@@ -29,12 +29,7 @@ __global__ void __launch_bounds__(THREADS)
                 const mx_u32x4 v = in[piece * kUnits + u];
                 const moetune_u32 words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-                for (int w = 0; w < 4; ++w) {
-                    r[4 * u + w] = 0;
-#pragma unroll
-                    for (int i = 0; i < 4; ++i)
-                        r[4 * u + w] |= moetune_u32(mx_e4m3_rebase((unsigned char)(words[w] >> (8 * i)), k)) << (8 * i);
-                }
+                for (int w = 0; w < 4; ++w) r[4 * u + w] = mx_e4m3_rebase_word(words[w], k);
             }
 #pragma unroll
             for (int u = 0; u < kUnits; ++u) {

@@ -23,9 +23,11 @@
 // SM has nothing else to hide its first copies with; stage 2 3-16 % faster at 1024-16384 tokens,
 // the 40-chunk stage-1 tiles the same, docs/kernel-design.md "A tile walk"). The buffers go round as
 // one ring: chunk k of a tile sits in buffer (phase + k) % kBuffers, phase the chunks of the tiles before.
+#include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "memory.h"
 #include "mx_types.h"
+#include "rebased_sums.h"
 #include "shared_operand_layout.h"
 #include "wgmma_fp8.h"
 
@@ -58,11 +60,8 @@ struct MxMoeFp8WgmmaGemm {
                       mx_shared_operand_buffers(true, TILE_M, TILE_N) * (TILE_M + TILE_N) * kMxSharedRowBytes,
                   "the FP8 buffers fit the bf16 loop's");
     static_assert(kAhead >= 2, "two chunks ahead at least");
-    // 16-byte units a thread copies per chunk: activation rows (8 units a row) and weight rows.
-    static constexpr int kActUnits = TILE_M * 8 / kThreads;  // always 4
-    static constexpr int kWeightUnits = TILE_N * 8 / kThreads;
-    static_assert(kWeightUnits * kThreads == TILE_N * 8, "whole weight units per thread");
-    static_assert(kThreads % 64 == 0, "whole swizzle periods of rows between a thread's units");
+    // The copies of a chunk, every thread of the workgroup its share.
+    using Copy = MxFp8ChunkCopy<TILE_M, TILE_N, kThreads>;
 
     float acc[MT][NJ][4];
 
@@ -103,11 +102,11 @@ struct MxMoeFp8WgmmaGemm {
         };
 
         const int k128_count = K / 128;
-        const Sources src = sources(act, tile.rows, tile.w, tile.n0, K);
+        const Copy src(act, tile.rows, tile.w, tile.n0, K, tid);
         if (!prefetched_) {
 #pragma unroll
             for (int k128 = 0; k128 < kAhead; ++k128) {
-                if (k128 < k128_count) copy_chunk(src, shared + buffer(k128) * kBufferBytes, k128);
+                if (k128 < k128_count) src.copy(shared + buffer(k128) * kBufferBytes, k128, tid);
                 mx_cp_async_commit();  // a group a chunk, empty past K's end, so that the waits count chunks
             }
             mx_cp_async_wait_group<kAhead - 1>();  // chunk 0 has landed
@@ -167,7 +166,7 @@ struct MxMoeFp8WgmmaGemm {
         }
         if (k128_count < 2) __syncthreads();  // no barrier after the deferred stores yet
         phase_ = buffer(k128_count);
-        apply_bases(row_base, column_base);
+        mx_apply_rebase_bases<NJ>(acc[0], row_base + (tid >> 5) * 16, column_base);
 #else
         (void)act, (void)act_base, (void)tile, (void)next, (void)has_next, (void)K, (void)shared;
         store_next_rows();
@@ -182,10 +181,9 @@ private:
     __device__ int buffer(int k128) const { return (phase_ + k128) % kBuffers; }
 
 #if MOETUNE_WGMMA_AVAILABLE
-    struct Sources;
     // What every chunk's step needs.
     struct Chunks {
-        const Sources& src;
+        const Copy& src;
         const unsigned char* act;
         const Tile& next;  // copied from past this tile's chunks when prefetch
         bool prefetch;
@@ -203,9 +201,10 @@ private:
     __device__ static void multiply(float (&d)[kAccumulators], const Chunks& c, int k128) {
         const int ahead = k128 + kAhead;
         unsigned char* ahead_buffer = c.shared + ((c.phase + ahead) % kBuffers) * kBufferBytes;
-        if (ahead < c.count) copy_chunk(c.src, ahead_buffer, ahead);
+        const int tid = int(threadIdx.x);
+        if (ahead < c.count) c.src.copy(ahead_buffer, ahead, tid);
         else if (c.prefetch)
-            copy_chunk(sources(c.act, c.next.rows, c.next.w, c.next.n0, c.src.K), ahead_buffer, ahead - c.count);
+            Copy(c.act, c.next.rows, c.next.w, c.next.n0, c.src.K, tid).copy(ahead_buffer, ahead - c.count, tid);
         mx_cp_async_commit();
         const int units = ((c.phase + k128) % kBuffers) * (kBufferBytes / 16);
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(d[e]);
@@ -227,69 +226,6 @@ private:
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);
 #pragma unroll
         for (int e = 0; e < kAccumulators; ++e) sums[e] += part[e];
-    }
-
-    // acc *= 2^(row base - 127) * 2^(column base - 127).
-    __device__ void apply_bases(const unsigned char* row_base, const unsigned char* column_base) {
-        const int lane = int(threadIdx.x) & 31, warp = int(threadIdx.x) >> 5;
-        const int g = lane >> 2, t = lane & 3;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int row_exponent = int(row_base[warp * 16 + g + 8 * h]) - 127;
-#pragma unroll
-            for (int j = 0; j < NJ; ++j)
-#pragma unroll
-                for (int c = 0; c < 2; ++c)
-                    acc[0][j][2 * h + c] *=
-                        ldexpf(1.f, row_exponent + int(column_base[8 * j + 2 * t + c]) - 127);
-        }
-    }
-
-    // Unit i of this thread, activations: tile row (tid + i * kThreads) / 8, 16-byte unit tid % 8 of
-    // the chunk row; weights likewise over the tile's weight rows. Activation rows as indices, not
-    // pointers (two pointers a unit spilled the 256-row tiles); act_real bit i: unit i's row is real.
-    struct Sources {
-        const unsigned char* act;
-        unsigned act_row[kActUnits];
-        unsigned act_real;
-        const unsigned char* weight;  // this thread's first weight unit in chunk 0
-        int K;
-    };
-
-    __device__ static Sources sources(const unsigned char* __restrict__ act, const int* tile_rows,
-                                      const unsigned char* __restrict__ w, int tile_n0, int K) {
-        Sources src;
-        const int tid = int(threadIdx.x);
-        src.act = act + (tid % 8) * 16;
-        src.act_real = 0;
-#pragma unroll
-        for (int i = 0; i < kActUnits; ++i) {
-            const int tile_row = tile_rows[(tid + i * kThreads) / 8];
-            src.act_row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
-            src.act_real |= unsigned(tile_row >= 0) << i;
-        }
-        src.weight = w + (long long)(tile_n0 + tid / 8) * K + (tid % 8) * 16;
-        src.K = K;
-        return src;
-    }
-
-    // Starts the copies of this thread's units of chunk k128 into `buffer` (rows of 128 bytes, 16-byte
-    // unit u of row r at ((u ^ r % 8) * 16); the tile's activation rows, then its weight rows).
-    // Padding rows are zero-filled without a read. Unit i lies i kThreads / 8 rows (a multiple of 8:
-    // the same swizzle phase) below unit 0, i.e. i kThreads * 16 bytes further.
-    __device__ static void copy_chunk(const Sources& src, unsigned char* buffer, int k128) {
-        const int tid = int(threadIdx.x), r = tid / 8, u = tid % 8;
-        unsigned char* first = buffer + r * kRowBytes + ((u ^ (r & 7)) << 4);
-        const unsigned char* act_chunk = src.act + k128 * 128;
-#pragma unroll
-        for (int i = 0; i < kActUnits; ++i)
-            mx_cp_async16(first + i * kThreads * 16, act_chunk + (unsigned long long)src.act_row[i] * unsigned(src.K),
-                          (src.act_real >> i) & 1u);
-        unsigned char* weights = first + TILE_M * kRowBytes;
-        const unsigned char* weight_chunk = src.weight + k128 * 128;
-#pragma unroll
-        for (int i = 0; i < kWeightUnits; ++i)
-            mx_cp_async16(weights + i * kThreads * 16, weight_chunk + (long long)(i * kThreads / 8) * src.K, true);
     }
 #endif
 };

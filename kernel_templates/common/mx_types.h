@@ -156,6 +156,21 @@ MOETUNE_HD unsigned char mx_quantize_mxfp8_element(float x, unsigned char e8m0) 
     return mx_float_to_e4m3fn(x * mx_mxfp8_quant_multiplier(e8m0));
 }
 
+// Two elements of one block as the bytes of a little-endian pair (lo first). On sm_89 and later one
+// conversion instruction does both (cvt.rn.satfinite: round to nearest even, saturate to +-448, NaN
+// to NaN 0x7F: the same bytes as mx_float_to_e4m3fn); the software rounding above costs ~20
+// instructions an element, which made stage 1's fused epilogue latency-bound (docs/kernel-design.md).
+MOETUNE_HD unsigned short mx_quantize_mxfp8_pair(float lo, float hi, unsigned char e8m0) {
+    const float multiplier = mx_mxfp8_quant_multiplier(e8m0);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    unsigned short pair;
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(pair) : "f"(hi * multiplier), "f"(lo * multiplier));
+    return pair;
+#else
+    return (unsigned short)(mx_float_to_e4m3fn(lo * multiplier) | (mx_float_to_e4m3fn(hi * multiplier) << 8));
+#endif
+}
+
 // MXFP4: q = e2m1(x / scale), done as x * 2^(127 - b) (exact).
 MOETUNE_HD unsigned mx_quantize_mxfp4_element(float x, unsigned char e8m0) {
     return mx_float_to_e2m1(x * mx_e8m0_reciprocal(e8m0));

@@ -170,6 +170,18 @@ TEST_CASE("a launch may use more than 48 KB of dynamic shared memory", "[gpu]") 
     CHECK(out.back() == 0.0f);
 }
 
+// What a persistent grid is sized by (kernels::launch_geometry's resident workgroups): small
+// workgroups share an SM; one that takes more than half the opt-in shared memory has one to itself.
+TEST_CASE("the occupancy calculator counts the workgroups an SM holds", "[gpu]") {
+    const rtc::CompiledCode& code = test_kernels();
+    const gpu::Module module(code.code);
+    const gpu::Kernel kernel = module.kernel(code.lowered_names[2]);
+    const std::size_t optin = gpu::device_info(gpu::current_device()).shared_mem_per_block_optin;
+    CHECK(kernel.resident_workgroups_per_sm(256, 1024) >= 2);
+    CHECK(kernel.resident_workgroups_per_sm(256, optin / 2 + 4096) == 1);
+    CHECK(kernel.resident_workgroups_per_sm(256, optin) == 1);
+}
+
 TEST_CASE("a captured graph replays its work and events time the replays", "[gpu]") {
     const rtc::CompiledCode& code = test_kernels();
     const gpu::Module module(code.code);

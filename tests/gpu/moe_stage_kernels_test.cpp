@@ -29,6 +29,7 @@
 #include "rtc/compiler.h"
 #include "common/moe_args.h"
 #include "common/mx_bf16_widen.h"
+#include "common/shared_operand_layout.h"
 #include "formats/mx_rebase.h"
 #include "common/mx_types.h"
 #include "support/catch.hpp"
@@ -331,6 +332,14 @@ KernelConfig with_fp8_warpgroups(KernelConfig c) {
     return c;
 }
 
+// The warp-specialised FP8 loop (_ws): consumer warpgroups of 128 rows and a producer warpgroup.
+KernelConfig with_warp_specialisation(KernelConfig c) {
+    c = with_fp8_warpgroups(c);
+    c.warp_specialised = true;
+    c.warps = mx_ws_warps(c.tile_m);
+    return c;
+}
+
 // Register-fed FP8 warpgroup products (_wgmma without _smem): one warp per 16 weight rows.
 KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
@@ -453,6 +462,10 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
         with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
         with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true)),
+        // Warp-specialised: two consumer warpgroups (256 rows) or one (128, 64).
+        with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
+        with_warp_specialisation(stage1(128, 64, 128, 8, false, false)),
+        with_warp_specialisation(stage1(64, 128, 128, 8, false, true)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2, 4 or 8 chunks in
         // flight (8: more than this K's 4 chunks).
         with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
@@ -475,6 +488,9 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 128)),
         with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
         with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0)),
+        with_warp_specialisation(stage2(256, 128, 128, 12, false, Stage2Mode::atomic, 0)),
+        with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+        with_warp_specialisation(stage2(128, 64, 128, 8, false, Stage2Mode::atomic, 256)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2, 4 or 8 chunks
         // in flight, both epilogues, a half sort block.
         with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
@@ -507,7 +523,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
 // long K the sums drift; tiles of up to 256 threads add each 128-wide chunk's products into FP32 sums
 // (moe_fp8_wgmma_gemm.h, kPromote). Measured on the H200 (stage 1, bf16 out, these inputs): rel L2
 // 1.62e-3 with FP32 sums (the same for every such tile: the sums are added in one order), 2.08e-3
-// for the 512-thread 256-row tiles, which have no registers for the FP32 sums. The bounds lie
+// for the 512-thread 256-row tiles and the warp-specialised ones, which have no registers for the
+// FP32 sums. The bounds lie
 // between, so that a loop which loses the FP32 sums fails here. The register-fed kernels add each
 // 32-wide block into FP32 sums; over this K their pipelines run whole (2, 4 and 8 chunks ahead: 41 =
 // 5 windows + 1, 10 steps of 4 + 1, 5 steps of 8 + 1) and stage 2's 3 chunks are fewer than 8.
@@ -523,6 +540,8 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
                           Case{with_fp8_warpgroups(stage1(128, 128, 128, 8, false, false)), 1.8e-3},
                           Case{with_fp8_warpgroups(stage1(64, 64, 128, 4, false, false)), 1.8e-3},
                           Case{with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)), 2.5e-3},
+                          Case{with_warp_specialisation(stage1(256, 128, 128, 12, false, false)), 2.5e-3},
+                          Case{with_warp_specialisation(stage1(128, 128, 128, 8, false, false)), 2.5e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 128, 512, 8, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)), 1.8e-3}}) {
@@ -532,6 +551,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
     }
     for (const Case& c : {Case{with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::atomic, 0)), 4e-3},
                           Case{with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)), 4e-3},
+                          Case{with_warp_specialisation(stage2(256, 128, 128, 12, false, Stage2Mode::atomic, 0)), 4e-3},
                           Case{with_register_fed_warpgroups(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0)), 4e-3}}) {
         INFO(kernels::kernel_name(c.config));
         CHECK(data::relative_l2_difference(p.ref2, run_stage2(c.config, p)) <= c.max_rel_l2);
@@ -543,7 +563,8 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
 // the last ones of the tile before (when it has more chunks than it copies ahead). Every tile's sums
 // are added in the same order either way, so stage 1 and a reduce stage 2 give the same bits; atomic
 // adds come in another order, so that one is held to the reference. K: 4 chunks (stage 1) and 2
-// (stage 2), and 41 and 3; 2 and 4 chunks ahead.
+// (stage 2), and 41 and 3; 2 and 4 chunks ahead. The warp-specialised kernels' producers walk the
+// tiles ahead of their consumers, through a ring of 4 to 8 buffers and two slots of rows.
 TEST_CASE("FP8 shared-operand kernels give the same results however many workgroups walk the tiles", "[gpu][kernels]") {
     if (!fp8_warpgroups_here()) return;
     using kernels::Stage2Mode;
@@ -551,7 +572,9 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
         INFO("model_dim " << p->shape.model_dim << " inter_dim " << p->shape.inter_dim);
         for (const KernelConfig& c : {with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
                                       with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
-                                      with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false))}) {
+                                      with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)),
+                                      with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
+                                      with_warp_specialisation(stage1(128, 64, 128, 8, false, false))}) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage1(c, 0, *p).values;
             for (const long long resident : {1LL, 3LL}) {
@@ -560,7 +583,9 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
             }
         }
         for (const KernelConfig& c : {with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
-                                      with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0))}) {
+                                      with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+                                      with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+                                      with_warp_specialisation(stage2(256, 64, 128, 12, false, Stage2Mode::reduce, 0))}) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage2(c, *p);
             for (const long long resident : {1LL, 3LL}) {
@@ -568,11 +593,14 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                 CHECK(run_stage2(c, *p, resident) == one_a_tile);
             }
         }
-        const KernelConfig atomic = with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0));
-        INFO(kernels::kernel_name(atomic));
-        const std::vector<float> out = run_stage2(atomic, *p, 3);
-        CHECK(data::mismatch_fraction(p->ref2, out, 0.02, 0.02) <= 0.001);
-        CHECK(data::worst_row_cosine_difference(p->ref2, out, size_t(p->shape.model_dim)) < 1e-3);
+        for (const KernelConfig& atomic :
+             {with_fp8_warpgroups(stage2(256, 128, 128, 16, false, Stage2Mode::atomic, 0)),
+              with_warp_specialisation(stage2(256, 128, 128, 12, false, Stage2Mode::atomic, 0))}) {
+            INFO(kernels::kernel_name(atomic));
+            const std::vector<float> out = run_stage2(atomic, *p, 3);
+            CHECK(data::mismatch_fraction(p->ref2, out, 0.02, 0.02) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p->ref2, out, size_t(p->shape.model_dim)) < 1e-3);
+        }
     }
 }
 

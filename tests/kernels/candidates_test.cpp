@@ -44,7 +44,10 @@ void check_fits(const KernelConfig& c, const MoeShape& s, const DeviceLimits& d)
     REQUIRE(grid);
     // The templates' static_asserts (kernel_templates/moe_stage1.hip, moe_stage2.hip).
     const int warp_m = c.tile_m / grid->warps_m, warp_n = c.tile_n / grid->warps_n;
-    CHECK(grid->warps_m * grid->warps_n * c.k_warps == c.warps);
+    // (Warp-specialised: the grid is the epilogue's 16-row blocks; 4 warps a 128-row consumer
+    // warpgroup and 4 producers.)
+    if (c.warp_specialised) CHECK(c.warps == (c.tile_m == 256 ? 12 : 8));
+    else CHECK(grid->warps_m * grid->warps_n * c.k_warps == c.warps);
     CHECK(warp_m % 16 == 0);
     // (Swapped _wgmma tiles: one warp per 16 weight rows, gate and up tiles paired in its rows.)
     CHECK(warp_n % (swapped_wgmma(c) ? 16 : stage1 ? (c.fused_mxfp8_out ? 64 : 32) : 8) == 0);
@@ -133,8 +136,10 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     // 16/32 x 64/128/256 rows x 2 or 4 chunks ahead in each stage, and 16 rows x 64/128/256 x 8
     // chunks ahead; stage 2 also as 16-row tiles of 32-row sort blocks (_sbm32).
     CHECK(register_fed == (12 + 3) + (18 + 6));
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6);
+    // The warp-specialised twins (_ws) of the 128- and 256-row FP8 shared-operand tiles and their
+    // 192-wide ones: 10 in stage 1, 13 in stage 2.
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {
@@ -161,15 +166,28 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
             CHECK(bf16_plain[i] == twin);
         }
         // FP8 shared operands: only warpgroup products on rebased rows (one warpgroup per 64 rows,
-        // 64 or 128 wide), each beside its bf16 twin.
+        // 64 or 128 wide), each beside its bf16 twin; the 128- and 256-row ones also warp-specialised
+        // (_ws: 8 or 12 warps), which has no bf16 twin.
         CHECK_FALSE(fp8_shared.empty());
+        int warp_specialised = 0;
         for (const KernelConfig& c : fp8_shared) {
             INFO(kernel_name(c));
+            if (c.warp_specialised) {
+                ++warp_specialised;
+                CHECK((c.tile_m >= 128 && c.warps == (c.tile_m == 256 ? 12 : 8)));
+                KernelConfig plain = c;
+                plain.warp_specialised = false;
+                plain.warps = c.tile_m / 16;
+                plain.tile_n = c.tile_n == 192 ? 128 : c.tile_n;  // 192 wide: only warp-specialised
+                CHECK(std::find(fp8_shared.begin(), fp8_shared.end(), plain) != fp8_shared.end());
+                continue;
+            }
             CHECK((c.wgmma && reads_rebased_rows(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128));
             KernelConfig twin = c;
             twin.mma = MmaPath::bf16;
             CHECK(std::find(bf16_shared.begin(), bf16_shared.end(), twin) != bf16_shared.end());
         }
+        CHECK(warp_specialised > 0);
         for (std::size_t i = 0; i < bf16.size(); ++i) CHECK(both[fp8.size() + i] == bf16[i]);
         // Shared operands (and with them wgmma) only on the bf16 path at tile_k 128, each beside its
         // plain twin; wgmma tiles the other loops do not take (16 warps: 256 rows, or 128 rows of two

@@ -194,6 +194,39 @@ TEST_CASE("_wgmma follows _smem; warpgroups of 64 rows set the warps and the war
     }
 }
 
+TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a 128-row consumer warpgroup plus 4 producers") {
+    struct Case {
+        const char* name;
+        int warps;
+    };
+    for (const Case& k : {Case{"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w12_smem_wgmma_ws_gui_fp8", 12},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_ws", 8},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t64x128x128_reduce_smem_wgmma_ws_sbm128", 8}}) {
+        std::string why;
+        const auto c = parse_kernel_name(k.name, &why);
+        INFO(k.name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->warp_specialised);
+        CHECK(c->warps == k.warps);
+        CHECK(kernel_name(*c) == k.name);
+        const auto grid = warp_grid(*c);  // the epilogue's 16-row blocks
+        REQUIRE(grid);
+        CHECK(grid->warps_m == c->tile_m / 16);
+        CHECK(grid->warps_n == 1);
+    }
+    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_ws_gui",      // 12 warps
+                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_mbf16_gui",   // FP8 only
+                            "moetune_moe1_afp8_wfp4_bf16_t128x256x128_smem_wgmma_ws_gui",         // 64 or 128 wide
+                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_ws_gui",               // with wgmma
+                            "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_smem_wgmma_ws",       // 64+ rows
+                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_gui_ws"}) {      // order
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;

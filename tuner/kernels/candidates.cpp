@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/shared_operand_layout.h"
 #include "kernels/kernel_name.h"
 #include "kernels/resource_model.h"
 #include "kernels/shape_heuristics.h"
@@ -94,6 +95,29 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
            (streams_weights(sort_block_m(c)) && c.nontemporal_weights && (c.tile_k <= 512 || c.tile_m == 16));
 }
 
+// Every FP8 shared-operand warpgroup tile of 128 and 256 rows also as its warp-specialised twin
+// (_ws, mx_ws_warps warps), and the 128-wide ones also 192 wide (which only the warp-specialised
+// loop builds: its consumers hold two row blocks of 96 accumulators): the tiles of the
+// compute-bound buckets (1024 tokens and more), where the 128 x 192 ones won 1-3 % in stage 1 and
+// the others lost to their plain twins (docs/kernel-design.md, "The epilogue's cost...").
+// Each twin follows its plain config, so the space keeps its order (FP8 path first).
+void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
+    std::vector<KernelConfig> out;
+    out.reserve(space.size());
+    for (const KernelConfig& c : space) {
+        out.push_back(c);
+        if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma || c.tile_m < 128) continue;
+        for (const int tile_n : {c.tile_n, c.tile_n == 128 ? 192 : 0}) {
+            KernelConfig twin = c;
+            twin.warp_specialised = true;
+            twin.warps = mx_ws_warps(c.tile_m);
+            twin.tile_n = tile_n;
+            if (tile_n != 0 && !config_error(twin) && warp_grid(twin)) out.push_back(twin);
+        }
+    }
+    space = std::move(out);
+}
+
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
@@ -120,6 +144,8 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
 //  - stage 1: fused MXFP8 output on/off (off = bf16 out plus a separate quantisation, as AITER
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);
+//  - the warp-specialised twin (_ws) of each FP8 shared-operand warpgroup tile of 128-256 rows, and
+//    of the 128-wide ones a 192-wide one;
 //  - the MMA paths asked for (EnumerationOptions::mma_paths), outermost: the FP8 path's configs
 //    first, then the same configs on the bf16 path;
 // then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
@@ -154,6 +180,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
                !wide_enough_for_warps(c) || !k_groups_in_regime(c) || !occupancy_bound_in_regime(c) ||
                !shared_operands_in_regime(c) || !warpgroup_tiles_only(c) || !register_fed_wgmma_in_regime(c);
     });
+    add_warp_specialised_twins(space);
     return space;
 }
 

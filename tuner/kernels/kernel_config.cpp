@@ -120,8 +120,17 @@ std::optional<std::string> config_error(const KernelConfig& c) {
                " is not one of 128, 256, 512, 1024 (1, 2, 4 or 8 K chunks of 128 per prefetch)";
     if (c.tile_k > 512 && !register_fed_wgmma(c))  // the fp8 path: checked with the rest of those below
         return "tile_k 1024 (8 K chunks in flight) is for register-fed FP8 products (wgmma without smem) only";
-    if (!is_power_of_two(c.warps) || c.warps > kMaxWarps)
+    if (c.warp_specialised) {
+        // The warp-specialised loop's own rules; its warps need not be a power of two (12 at 256 rows).
+        if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma || c.tile_m < kMxWarpgroupRows ||
+            (c.tile_n != 64 && c.tile_n != 128 && c.tile_n != 192) || c.tile_k != kKChunk || c.k_warps != 1 || c.min_workgroups != 0 ||
+            c.warps != mx_ws_warps(c.tile_m))
+            return "ws (warp-specialised) needs FP8 smem_wgmma, tile_m 64, 128 or 256, tile_n 64, 128 or 192, tile_k 128, "
+                   "no K-groups, no occupancy bound, and 4 warps a 128-row consumer warpgroup plus 4 producers (8 warps "
+                   "at tile_m 64 and 128, 12 at 256)";
+    } else if (!is_power_of_two(c.warps) || c.warps > kMaxWarps) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
+    }
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +
@@ -131,7 +140,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "kw" + to_string(c.k_warps) + " does not divide the " + to_string(c.warps) + " warps into K-groups";
     if (c.shared_operands && (c.tile_k != kKChunk || c.k_warps != 1))
         return "smem (shared operands) needs tile_k 128 and no K-groups";
-    if (c.shared_operands && c.mma == MmaPath::fp8 &&
+    if (c.shared_operands && c.mma == MmaPath::fp8 && !c.warp_specialised &&
         !(c.wgmma && !swapped_wgmma(c) && c.warps == c.tile_m / 16 && c.tile_n <= 128 &&
           c.tile_n * 4 % (c.warps * 32) == 0))
         return "smem on the FP8 path needs wgmma with one warpgroup per 64 rows (tile_m / 16 warps), tile_n 64 or 128, "
@@ -141,7 +150,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
             c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk || c.fused_mxfp8_out)
             return "wgmma without smem (register-fed FP8 products) needs the fp8 path, tile_m 16 or 32, tile_n a "
                    "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256, 512 or 1024, no fused fp8 output";
-    } else if (c.wgmma && !wgmma_tile_builds(c))
+    } else if (c.wgmma && !c.warp_specialised && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "
                "32, the weights' rows in the warpgroups): tile_n / 16 warps, tile_n at most 8 tile_m, no fused fp8 "

@@ -73,6 +73,12 @@ struct KernelConfig {
     // third buffer where it fits (kernels::dynamic_shared_bytes). Without shared operands (FP8 path):
     // register-fed warpgroup products (register_fed_wgmma).                              token _wgmma
     bool wgmma = false;
+    // With FP8 shared operands and wgmma: the warp-specialised loop (kernel_templates/common/
+    // moe_fp8_ws_gemm.h). A producer warpgroup copies every chunk into a ring of buffers and
+    // consumer warpgroups of 128 rows multiply, handing the buffers back and forth through mbarriers
+    // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m) (4 a consumer
+    // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256).                             token _ws
+    bool warp_specialised = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8

@@ -1,5 +1,6 @@
 #include "kernels/resource_model.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/shared_operand_layout.h"
@@ -9,6 +10,7 @@ namespace {
 
 constexpr int kMmaM = 16;  // rows of one tensor-core tile
 constexpr int kMmaN = 8;   // columns of one tensor-core tile
+constexpr int kRegistersPerSm = 65536;  // sm_90 (and what one workgroup of the warp-specialised loop takes)
 
 // Registers per thread = fixed + per_row_tile * MT + per_column_tile * NJ + per_mma_tile * MT * NJ
 // + per_prefetched_chunk * PIPE * NJ, for the warp block's MT = warp_m/16 row tiles, NJ = warp_n/8
@@ -74,6 +76,9 @@ std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
         if (c.warps * 16 != c.tile_n) return std::nullopt;
         return WarpGrid{1, c.warps};
     }
+    // Warp-specialised: the epilogue takes the consumers' row blocks 16 rows a warp at a time, each
+    // over the whole width (the producers hold no rows).
+    if (c.warp_specialised) return WarpGrid{c.tile_m / kMmaM, 1};
     if (c.wgmma) {
         const int warps_m = c.tile_m / kMmaM;
         if (warps_m % 4 != 0 || c.warps % warps_m != 0) return std::nullopt;
@@ -115,6 +120,17 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int pipe = c.tile_k / kKChunk;
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
+    if (c.warp_specialised) {
+        // A consumer thread's accumulators (tile_n / 2 a row block, one or two row blocks) and ~40 for
+        // addresses and the epilogue, at most the even share of the SM's registers, which is what the
+        // launch takes (with two consumer warpgroups the producers give theirs to the consumers,
+        // moe_fp8_ws_gemm.h); ptxas (nvcc sm_90a): 64 x 64 64 registers, 64 x 128 95-100, 128 x 64
+        // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168.
+        const int row_blocks = c.tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(c.tile_m);
+        const int even_share = kRegistersPerSm / (32 * c.warps) / 8 * 8;
+        return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
+                                std::min(40 + row_blocks * c.tile_n / 2, even_share)};
+    }
     if (register_fed_wgmma(c)) {
         // The sums and two partial-sum sets (tile_m / 2 each), two A sets (8), 10 a chunk in flight
         // (two weight vectors and two scale words), ~40 for addresses and the epilogue. ptxas (NVRTC
@@ -145,6 +161,8 @@ int dynamic_shared_bytes(const KernelConfig& c) {
     // and 1024 to align them (MxMoeFp8RegisterGemm::kSharedBytes).
     if (register_fed_wgmma(c)) return 2 * 8 * c.tile_m * 128 + 1024;
     if (!c.shared_operands) return 0;
+    // Warp-specialised: its ring of chunk buffers (mx_ws_stages), 1024 bytes to align them.
+    if (c.warp_specialised) return mx_ws_stages(c.tile_m, c.tile_n) * (c.tile_m + c.tile_n) * 128 + 1024;
     // The template's own rule for the buffers (MxMoeSharedGemm::kSharedBytes); wgmma: 1024 more to
     // align them to the swizzle's 1024-byte period.
     const int buffer = kMxSharedRowBytes * (c.tile_m + c.tile_n);

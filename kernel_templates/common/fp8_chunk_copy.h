@@ -1,0 +1,91 @@
+#pragma once
+// The copies of one 128-wide K chunk of an FP8 shared-operand tile into its buffer (both FP8
+// warpgroup loops: moe_fp8_wgmma_gemm.h, where every thread of the workgroup copies, and
+// moe_fp8_ws_gemm.h, where a producer warpgroup does): the tile's activation rows, then its weight
+// rows, each a 128-byte row of e4m3 in the 128-byte swizzle the wgmma descriptors read (16-byte unit
+// u of row r at (u ^ r % 8) * 16). Thread `tid` of THREADS copies unit tid % 8 of kActUnits
+// activation rows and kWeightUnits weight rows a chunk; the 8 threads of a quarter warp copy one
+// row's 128 bytes (one read, 8 different bank groups). Padding rows are zero-filled without a read.
+//
+// Which activation rows, ROWS_IN_REGISTERS:
+//  - true: rows tid / 8, + THREADS / 8, ..., kept in registers for the whole tile as indices, not
+//    pointers (two pointers a unit spilled the 256-row tiles of 512 threads); act_real bit i: unit
+//    i's row is real. Unit i lies i THREADS / 8 rows (a multiple of 8: the same swizzle phase) below
+//    unit 0, i.e. i THREADS * 16 bytes further.
+//  - false: the kActUnits consecutive rows from (tid / 8) kActUnits, read from the tile's row table
+//    in shared memory at every chunk as 16-byte vectors (the warp-specialised loop's producers, whose
+//    registers go to the consumers: one read's latency a chunk, where reading each unit's row before
+//    its copy left the producers stalled on shared memory 40 % of the time, ncu).
+#include "memory.h"
+
+template <int TILE_M, int TILE_N, int THREADS, bool ROWS_IN_REGISTERS = true>
+struct MxFp8ChunkCopy {
+    static constexpr int kRowBytes = 128;
+    static constexpr int kActUnits = TILE_M * 8 / THREADS;
+    static constexpr int kWeightUnits = TILE_N * 8 / THREADS;
+    static_assert(kActUnits * THREADS == TILE_M * 8 && kWeightUnits * THREADS == TILE_N * 8,
+                  "whole activation and weight units per thread");
+    static_assert(THREADS % 64 == 0, "whole swizzle periods of rows between a thread's units");
+    static_assert(kActUnits <= 32, "one bit of act_real a unit");
+    static_assert(ROWS_IN_REGISTERS || kActUnits % 4 == 0, "the rows read as whole 16-byte vectors");
+
+    const unsigned char* act;
+    unsigned act_row[ROWS_IN_REGISTERS ? kActUnits : 1];
+    unsigned act_real;
+    const int* first_row;  // !ROWS_IN_REGISTERS: this thread's first row in the row table
+    const unsigned char* weight;  // this thread's first weight unit in chunk 0
+    int K;
+
+    // tile_rows: the activation row of each tile row (-1 = padding); w: the weight rows [N, K]; n0:
+    // the tile's first weight row.
+    __device__ MxFp8ChunkCopy(const unsigned char* __restrict__ act_rows, const int* tile_rows,
+                              const unsigned char* __restrict__ w, int n0, int k, int tid) {
+        act = act_rows + (tid % 8) * 16;
+        act_real = 0;
+        first_row = tile_rows + (tid / 8) * kActUnits;
+        if constexpr (ROWS_IN_REGISTERS) {
+#pragma unroll
+            for (int i = 0; i < kActUnits; ++i) {
+                const int tile_row = tile_rows[(tid + i * THREADS) / 8];
+                act_row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
+                act_real |= unsigned(tile_row >= 0) << i;
+            }
+        }
+        weight = w + (long long)(n0 + tid / 8) * k + (tid % 8) * 16;
+        K = k;
+    }
+
+    // Starts this thread's copies of chunk k128 into `buffer`.
+    __device__ void copy(unsigned char* buffer, int k128, int tid) const {
+        const int u = tid % 8;
+        const unsigned char* act_chunk = act + k128 * 128;
+        if constexpr (ROWS_IN_REGISTERS) {
+            const int r = tid / 8;
+            unsigned char* first = buffer + r * kRowBytes + ((u ^ (r & 7)) << 4);
+#pragma unroll
+            for (int i = 0; i < kActUnits; ++i)
+                mx_cp_async16(first + i * THREADS * 16, act_chunk + (unsigned long long)act_row[i] * unsigned(K),
+                              (act_real >> i) & 1u);
+        } else {
+            const int r0 = (tid / 8) * kActUnits;
+#pragma unroll
+            for (int i = 0; i < kActUnits; i += 4) {
+                const int4 v = *reinterpret_cast<const int4*>(first_row + i);
+                const int rows[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int r = r0 + i + e;
+                    mx_cp_async16(buffer + r * kRowBytes + ((u ^ (r & 7)) << 4),
+                                  act_chunk + (unsigned long long)unsigned(rows[e] >= 0 ? rows[e] : 0) * unsigned(K),
+                                  rows[e] >= 0);
+                }
+            }
+        }
+        const int r = tid / 8;
+        unsigned char* weights = buffer + (TILE_M + r) * kRowBytes + ((u ^ (r & 7)) << 4);
+        const unsigned char* weight_chunk = weight + k128 * 128;
+#pragma unroll
+        for (int i = 0; i < kWeightUnits; ++i)
+            mx_cp_async16(weights + i * THREADS * 16, weight_chunk + (long long)(i * THREADS / 8) * K, true);
+    }
+};

@@ -1,0 +1,247 @@
+#pragma once
+// The warp-specialised FP8 loop (_ws): the products of moe_fp8_wgmma_gemm.h (rebased e4m3 rows of
+// activations and weights, e4m3 warpgroup products, FP32 sums scaled by the bases at the end), with
+// the copying and the multiplying done by different warps, handing buffers over through mbarriers
+// instead of a barrier over the workgroup every chunk.
+//
+// Why: the 256 x 128 tiles of that loop run ~1,750 cycles a 128-wide K chunk where their 16
+// products take ~1,024 at the FP8 rate, and every one of its warps copies, waits for its copies and
+// meets the others at the chunk's barrier. Measured (docs/kernel-design.md, "The epilogue's cost; a
+// warp-specialised FP8 loop"): the barrier was not what held that loop back -- this one is as fast
+// or slower at 128 x 128 and 256 x 128 -- but it also builds 192-wide tiles (two row blocks of 96
+// accumulators a consumer thread), which won 1-3 % in stage 1 at 1024-16384 tokens. Here
+//  - one producer warpgroup copies every chunk (cp.async: the activation rows are gathered by the
+//    sorted order, so no bulk copy serves them) into a ring of kStages buffers, and each thread's
+//    copies arrive on the buffer's `full` barrier as they land (cp.async.mbarrier.arrive);
+//  - consumer warpgroups of 128 rows (two m64n{TILE_N} row blocks, 2 x TILE_N / 2 accumulators a
+//    thread) wait on `full`, issue the chunk's products, and once the chunk before's are done
+//    (wgmma.wait_group 1) give its buffer back on its `empty` barrier, where the producer waits
+//    before filling it again;
+//  - the producer walks the tiles (tile_walk.h) ahead of the consumers: it stores a tile's rows and
+//    bases in one of two slots, announces it on the slot's `ready` barrier and goes on copying the
+//    tile's chunks while the consumers still multiply and store the tile before; the consumers give
+//    the slot back on `done` after their epilogue.
+// The sums are not promoted (as on the 512-thread tiles of moe_fp8_wgmma_gemm.h): two row blocks of
+// accumulators leave no room for partial-sum sets.
+#include "fp8_chunk_copy.h"
+#include "host_device.h"
+#include "mbarrier.h"
+#include "memory.h"
+#include "rebased_sums.h"
+#include "shared_operand_layout.h"
+#include "tile_walk.h"
+#include "wgmma_fp8.h"
+
+// One warp's 16 rows of one row block: what the stage kernels' epilogues read as gemm.acc[0][j][e].
+template <int NJ>
+struct MxAccumulatorBlock {
+    const float (&acc)[1][NJ][4];
+};
+
+template <int TILE_M, int TILE_N>
+struct MxMoeFp8WsGemm {
+    static constexpr int kConsumers = mx_ws_consumer_warpgroups(TILE_M);
+    static constexpr int kBlocks = TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
+    static constexpr int kConsumerThreads = 128 * kConsumers;
+    static constexpr int kProducerThreads = 128;
+    static constexpr int kThreads = kConsumerThreads + kProducerThreads;
+    static_assert(kThreads == 32 * mx_ws_warps(TILE_M), "the host's warps");
+    static_assert(TILE_M % 64 == 0 && kBlocks >= 1 && kBlocks <= 2, "row blocks of 64, at most two a warpgroup");
+    static_assert(TILE_N == 64 || TILE_N == 128 || TILE_N == 192, "m64n64, m64n128 or m64n192 products");
+    static constexpr int NJ = TILE_N / 8;
+    static constexpr int kAccumulators = TILE_N / 2;
+    static constexpr int kRowBytes = 128;
+    static constexpr int kStageBytes = (TILE_M + TILE_N) * kRowBytes;
+    static constexpr int kStages = mx_ws_stages(TILE_M, TILE_N);
+    static_assert(kStages >= 2, "two buffers at least");
+    static_assert(kStageBytes % 1024 == 0, "every buffer on the swizzle's 1024-byte period");
+    // The producers read the tile's rows from its row table at every chunk: their registers go to the
+    // consumers.
+    using Copy = MxFp8ChunkCopy<TILE_M, TILE_N, kProducerThreads, false>;
+    // With two consumer warpgroups (384 threads) the compiler's even share is 168 registers a thread,
+    // too few for two row blocks of accumulators and stage 2's epilogue (172 bytes of spill at 128
+    // wide): the producers keep 40 (setmaxnreg; no spill, their rows read from shared memory) and
+    // the consumers take the rest, 232 a thread.
+    static constexpr bool kRebalance = kConsumers > 1;
+    static constexpr int kProducerRegisters = 40;
+    static constexpr int kConsumerRegisters =
+        (65536 / kThreads * kThreads - kProducerRegisters * kProducerThreads) / kConsumerThreads / 8 * 8;
+
+    // What the walk keeps in static shared memory (the stage kernel declares it).
+    struct Shared {
+        moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives)
+        moetune_u64 empty[kStages];  // its products are done (every consumer warp arrives)
+        moetune_u64 ready[2];        // a slot's tile, rows and bases are stored (every producer thread)
+        moetune_u64 done[2];         // the consumers' epilogue of the slot's tile is done (every consumer warp)
+        int tile[2];                 // the slot's tile; -1: the walk has ended
+        int next[2];                 // the tile the producers take after the slot's
+        unsigned char row_base[2][TILE_M];
+        unsigned char column_base[2][TILE_N];
+    };
+
+    // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
+    // memory, stored by prepare); w, the expert's rebased weight rows [N, K]; w_base, their bases; n0,
+    // the tile's first weight row. valid false: the tile lies past the sorted rows (the walk ends).
+    struct Tile {
+        bool valid;
+        const int* rows;
+        const unsigned char* w;
+        const unsigned char* w_base;
+        int n0;
+    };
+
+    // Every thread of the workgroup calls it once; it returns when the walk has ended. act: [rows, K]
+    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (kStages * kStageBytes +
+    // 1024). prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's
+    // rows into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
+    // finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose first row (of
+    // the warp's 16) is m0, with the rows of `slot`.
+    template <class Prepare, class Finish>
+    __device__ void walk(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base, int K,
+                         unsigned char* shared, Shared& sh, Prepare prepare, Finish finish) {
+#if MOETUNE_WGMMA_AVAILABLE
+        shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
+        const int tid = int(threadIdx.x);
+        if (tid == 0) {
+            for (int s = 0; s < kStages; ++s) {
+                mx_mbarrier_init(&sh.full[s], kProducerThreads);
+                mx_mbarrier_init(&sh.empty[s], kConsumerThreads / 32);
+            }
+            for (int slot = 0; slot < 2; ++slot) {
+                mx_mbarrier_init(&sh.ready[slot], kProducerThreads);
+                mx_mbarrier_init(&sh.done[slot], kConsumerThreads / 32);
+            }
+        }
+        __syncthreads();
+        if (tid >= kConsumerThreads) {
+            if constexpr (kRebalance) mx_set_max_registers<false, kProducerRegisters>();
+            produce(act, act_base, K, shared, sh, prepare, tid - kConsumerThreads);
+        } else {
+            if constexpr (kRebalance) mx_set_max_registers<true, kConsumerRegisters>();
+            consume(K, shared, sh, finish);
+        }
+#else
+        (void)act, (void)act_base, (void)K, (void)shared, (void)sh, (void)prepare, (void)finish;
+        mx_wgmma_unavailable();
+#endif
+    }
+
+private:
+    float acc_[kBlocks][1][NJ][4];
+
+#if MOETUNE_WGMMA_AVAILABLE
+    template <class Prepare>
+    __device__ static void produce(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
+                                   int K, unsigned char* shared, Shared& sh, Prepare& prepare, int p) {
+        const int chunks = K / 128;
+        int tile = int(blockIdx.x);
+        int chunk = 0;  // chunks copied so far, over all tiles: chunk c goes to buffer c % kStages
+        for (int t = 0;; ++t) {
+            const int slot = t & 1;
+            if (t >= 2) mx_mbarrier_wait(&sh.done[slot], ((t >> 1) - 1) & 1);  // tile t - 2 has left the slot
+            const Tile next = prepare(tile, slot, p);
+            if (p == 0) {
+                sh.tile[slot] = next.valid ? tile : -1;
+                if (next.valid) sh.next[slot] = mx_take_tile();
+            }
+            mx_named_barrier(1, kProducerThreads);  // the slot's rows and next tile are stored
+            if (next.valid) {
+                for (int r = p; r < TILE_M; r += kProducerThreads) {
+                    const int row = next.rows[r];
+                    sh.row_base[slot][r] = act_base[row >= 0 ? row : 0];
+                }
+                for (int n = p; n < TILE_N; n += kProducerThreads) sh.column_base[slot][n] = next.w_base[next.n0 + n];
+            }
+            mx_mbarrier_arrive(&sh.ready[slot]);
+            if (!next.valid) break;
+            const Copy src(act, next.rows, next.w, next.n0, K, p);
+            for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
+                const int s = chunk % kStages;
+                if (chunk >= kStages) mx_mbarrier_wait(&sh.empty[s], ((chunk / kStages) - 1) & 1);
+                src.copy(shared + s * kStageBytes, k128, p);
+                mx_mbarrier_arrive_on_copies(&sh.full[s]);
+            }
+            tile = sh.next[slot];
+        }
+        mx_cp_async_wait_all();
+    }
+
+    template <class Finish>
+    __device__ void consume(int K, unsigned char* shared, Shared& sh, Finish& finish) {
+        const int chunks = K / 128;
+        const int tid = int(threadIdx.x);
+        const int warpgroup = __shfl_sync(0xFFFFFFFFu, tid / 128, 0);
+        const int warp_row = ((tid >> 5) & 3) * 16;  // the warp's rows within a row block
+        moetune_u64 act_descriptor[kBlocks];
+#pragma unroll
+        for (int i = 0; i < kBlocks; ++i)
+            act_descriptor[i] = mx_wgmma_descriptor(shared + block_row(warpgroup, i) * kRowBytes);
+        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
+        int chunk = 0;  // chunks multiplied so far, over all tiles
+        for (int t = 0;; ++t) {
+            const int slot = t & 1;
+            mx_mbarrier_wait(&sh.ready[slot], (t >> 1) & 1);
+            const int tile = sh.tile[slot];
+            if (tile < 0) break;
+#pragma unroll
+            for (int i = 0; i < kBlocks; ++i)
+#pragma unroll
+                for (int j = 0; j < NJ; ++j)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) acc_[i][0][j][e] = 0.f;
+            for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
+                const int s = chunk % kStages;
+                mx_mbarrier_wait(&sh.full[s], (chunk / kStages) & 1);
+                mx_fence_shared_for_async();  // the producers' copies, seen through the barrier, for wgmma
+                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16));
+                mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
+                pin();
+                if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
+            }
+            mx_wgmma_wait_all();
+            pin();
+            release(sh.empty[(chunk - 1) % kStages]);
+#pragma unroll
+            for (int i = 0; i < kBlocks; ++i) {
+                const int m0 = block_row(warpgroup, i) + warp_row;
+                mx_apply_rebase_bases<NJ>(acc_[i][0], sh.row_base[slot] + m0, sh.column_base[slot]);
+                finish(tile, slot, MxAccumulatorBlock<NJ>{acc_[i]}, m0);
+            }
+            release(sh.done[slot]);
+        }
+        if (tid == 0) mx_end_tile_walk();
+    }
+
+    // The first tile row of row block i of consumer warpgroup `warpgroup`.
+    __device__ static int block_row(int warpgroup, int i) { return (warpgroup + kConsumers * i) * 64; }
+
+    // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
+    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units) {
+        pin();
+        mx_wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < 4; ++s)
+#pragma unroll
+            for (int i = 0; i < kBlocks; ++i)
+                mx_wgmma_e4m3_m64k32<TILE_N>(reinterpret_cast<float(&)[kAccumulators]>(acc_[i][0]),
+                                             act_descriptor[i] + units + 2 * s, weight_descriptor + units + 2 * s);
+        mx_wgmma_commit();
+        pin();
+    }
+
+    __device__ void pin() {
+#pragma unroll
+        for (int i = 0; i < kBlocks; ++i)
+#pragma unroll
+            for (int j = 0; j < NJ; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) mx_wgmma_pin(acc_[i][0][j][e]);
+    }
+
+    // This warp is done with what the barrier guards (one arrival a consumer warp).
+    __device__ static void release(moetune_u64& barrier) {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) mx_mbarrier_arrive(&barrier);
+    }
+#endif
+};
