@@ -79,7 +79,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     // Stage 1 reads activation row `token`: the token table is the activation-row table. A
     // persistent walk keeps two pairs of tables, this tile's and the next one's, and the next
     // tile's number (common/tile_walk.h).
-    __shared__ alignas(16) int row_tables[PERSISTENT ? 2 : 1][2][TILE_M];  // (16: the _ws producers read vectors)
+    __shared__ __attribute__((aligned(16))) int row_tables[PERSISTENT ? 2 : 1][2][TILE_M];  // (16: the _ws producers read vectors)
     __shared__ int walk_next;
     int* token_of_row = row_tables[0][0];
     int* slot_of_row = row_tables[0][1];

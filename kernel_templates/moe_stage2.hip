@@ -63,7 +63,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         int token[TILE_M];
         float weight[TILE_M];
     };
-    __shared__ alignas(16) RowTables row_tables[PERSISTENT ? 2 : 1];  // (16: the _ws producers read vectors)
+    __shared__ __attribute__((aligned(16))) RowTables row_tables[PERSISTENT ? 2 : 1];  // (16: the _ws producers read vectors)
     __shared__ int walk_next;
     // Row r of a tile from its sorted entry and routing weight.
     auto store_row = [&](int id, float weight, int r, RowTables& t) {
