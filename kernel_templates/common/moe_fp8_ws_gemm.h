@@ -65,7 +65,8 @@ struct MxMoeFp8WsGemm {
     static constexpr bool kRebalance = kConsumers > 1;
     static constexpr int kProducerRegisters = 40;
     static constexpr int kConsumerRegisters =
-        (65536 / kThreads * kThreads - kProducerRegisters * kProducerThreads) / kConsumerThreads / 8 * 8;
+        (kMxWgmmaRegistersPerSm / kThreads * kThreads - kProducerRegisters * kProducerThreads) /
+        kConsumerThreads / 8 * 8;
 
     // What the walk keeps in static shared memory (the stage kernel declares it).
     struct Shared {

@@ -29,6 +29,8 @@ constexpr int kMxSharedRowBytes = 256;
 // sm_90's opt-in shared memory per workgroup (wgmma is sm_90a only; the host's DeviceLimits holds
 // the same figure for launching).
 constexpr int kMxWgmmaSharedLimit = 227 * 1024;
+// sm_90's registers per SM, all of which one workgroup of the warp-specialised loop takes.
+constexpr int kMxWgmmaRegistersPerSm = 65536;
 
 // Operand buffers of a shared-operand loop (moe_shared_gemm.h, MxMoeSharedGemm::kBuffers; the host's
 // kernels::dynamic_shared_bytes): two, and with warpgroup products on tiles of 128 rows and more

@@ -107,13 +107,15 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
     for (const KernelConfig& c : space) {
         out.push_back(c);
         if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma || c.tile_m < 128) continue;
-        for (const int tile_n : {c.tile_n, c.tile_n == 128 ? 192 : 0}) {
-            KernelConfig twin = c;
-            twin.warp_specialised = true;
-            twin.warps = mx_ws_warps(c.tile_m);
+        KernelConfig twin = c;
+        twin.warp_specialised = true;
+        twin.warps = mx_ws_warps(c.tile_m);
+        auto add = [&](int tile_n) {
             twin.tile_n = tile_n;
-            if (tile_n != 0 && !config_error(twin) && warp_grid(twin)) out.push_back(twin);
-        }
+            if (!config_error(twin) && warp_grid(twin)) out.push_back(twin);
+        };
+        add(c.tile_n);
+        if (c.tile_n == 128) add(192);
     }
     space = std::move(out);
 }

@@ -10,7 +10,6 @@ namespace {
 
 constexpr int kMmaM = 16;  // rows of one tensor-core tile
 constexpr int kMmaN = 8;   // columns of one tensor-core tile
-constexpr int kRegistersPerSm = 65536;  // sm_90 (and what one workgroup of the warp-specialised loop takes)
 
 // Registers per thread = fixed + per_row_tile * MT + per_column_tile * NJ + per_mma_tile * MT * NJ
 // + per_prefetched_chunk * PIPE * NJ, for the warp block's MT = warp_m/16 row tiles, NJ = warp_n/8
@@ -127,7 +126,7 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // moe_fp8_ws_gemm.h); ptxas (nvcc sm_90a): 64 x 64 64 registers, 64 x 128 95-100, 128 x 64
         // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168.
         const int row_blocks = c.tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(c.tile_m);
-        const int even_share = kRegistersPerSm / (32 * c.warps) / 8 * 8;
+        const int even_share = kMxWgmmaRegistersPerSm / (32 * c.warps) / 8 * 8;
         return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
                                 std::min(40 + row_blocks * c.tile_n / 2, even_share)};
     }
