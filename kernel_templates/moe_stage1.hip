@@ -24,7 +24,7 @@
 //            the register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h), PIPE chunks
 //            of weights in flight a warp
 //   WS       (_ws, FP8 _smem_wgmma) the warp-specialised loop: a producer warpgroup copies, consumer
-//            warpgroups of 128 rows multiply (common/moe_fp8_ws_gemm.h)
+//            warpgroups of 128 rows (64 at 256 wide) multiply (common/moe_fp8_ws_gemm.h)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"

@@ -14,15 +14,22 @@
 //    sorted order, so no bulk copy serves them) into a ring of kStages buffers, and each thread's
 //    copies arrive on the buffer's `full` barrier as they land (cp.async.mbarrier.arrive);
 //  - consumer warpgroups of 128 rows (two m64n{TILE_N} row blocks, 2 x TILE_N / 2 accumulators a
-//    thread) wait on `full`, issue the chunk's products, and once the chunk before's are done
-//    (wgmma.wait_group 1) give its buffer back on its `empty` barrier, where the producer waits
-//    before filling it again;
+//    thread; 256 wide, one block of 64 rows, 128 accumulators) wait on `full`, issue the chunk's
+//    products, and once the chunk before's are done (wgmma.wait_group 1) give its buffer back on
+//    its `empty` barrier, where the producer waits before filling it again;
 //  - the producer walks the tiles (tile_walk.h) ahead of the consumers: it stores a tile's rows and
 //    bases in one of two slots, announces it on the slot's `ready` barrier and goes on copying the
 //    tile's chunks while the consumers still multiply and store the tile before; the consumers give
 //    the slot back on `done` after their epilogue.
 // The sums are not promoted (as on the 512-thread tiles of moe_fp8_wgmma_gemm.h): two row blocks of
-// accumulators leave no room for partial-sum sets.
+// accumulators (or one 256 wide) leave no room for partial-sum sets.
+//
+// Why 256 wide: every m64nNk32 product reads its N x 32 bytes of weights from shared memory in
+// N / 2 cycles (64 bytes a cycle whatever N) and its 64 x 32 of activations (4096 / N a cycle), and
+// the copies write (TILE_M + TILE_N) x 128 bytes a chunk: of the 128 bytes a cycle an SM's shared
+// memory serves, 256 x 128 tiles need 96 + 48 at the FP8 rate, 128 x 256 80 + 48. Measured: 1-5 %
+// faster in stage 2 at 1024-16384 tokens and stage 1 at 1024 and 16384; the plain 256 x 128 loop
+// stays ahead at 4096 (docs/kernel-design.md, session 32).
 #include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "mbarrier.h"
@@ -40,14 +47,15 @@ struct MxAccumulatorBlock {
 
 template <int TILE_M, int TILE_N>
 struct MxMoeFp8WsGemm {
-    static constexpr int kConsumers = mx_ws_consumer_warpgroups(TILE_M);
+    static constexpr int kConsumers = mx_ws_consumer_warpgroups(TILE_M, TILE_N);
     static constexpr int kBlocks = TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
     static constexpr int kConsumerThreads = 128 * kConsumers;
     static constexpr int kProducerThreads = 128;
     static constexpr int kThreads = kConsumerThreads + kProducerThreads;
-    static_assert(kThreads == 32 * mx_ws_warps(TILE_M), "the host's warps");
+    static_assert(kThreads == 32 * mx_ws_warps(TILE_M, TILE_N), "the host's warps");
     static_assert(TILE_M % 64 == 0 && kBlocks >= 1 && kBlocks <= 2, "row blocks of 64, at most two a warpgroup");
-    static_assert(TILE_N == 64 || TILE_N == 128 || TILE_N == 192, "m64n64, m64n128 or m64n192 products");
+    static_assert(TILE_N == 64 || TILE_N == 128 || TILE_N == 192 || (TILE_N == 256 && kBlocks == 1),
+                  "m64n64, m64n128, m64n192 or (one row block a warpgroup) m64n256 products");
     static constexpr int NJ = TILE_N / 8;
     static constexpr int kAccumulators = TILE_N / 2;
     static constexpr int kRowBytes = 128;

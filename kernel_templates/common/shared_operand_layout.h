@@ -122,12 +122,16 @@ MOETUNE_HD constexpr bool mx_persistent_tiles(bool wgmma, bool shared_operands, 
 
 // The warp-specialised FP8 loop (_ws, moe_fp8_ws_gemm.h; the host's kernels::warp_specialised):
 // consumer warpgroups of 128 rows (two m64 row blocks each; one of 64 rows on a 64-row tile) and one
-// producer warpgroup that copies every chunk.
-MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m) { return tile_m > 128 ? tile_m / 128 : 1; }
-MOETUNE_HD constexpr int mx_ws_warps(int tile_m) { return 4 * mx_ws_consumer_warpgroups(tile_m) + 4; }
+// producer warpgroup that copies every chunk. 256-wide tiles: consumer warpgroups of one 64-row block
+// (an m64n256 block is 128 accumulators a thread, two would not fit), so 64 and 128 rows only.
+constexpr int kMxWsWideN = 256;
+MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
+    return tile_n >= kMxWsWideN ? tile_m / kMxWarpgroupRows : tile_m > 128 ? tile_m / 128 : 1;
+}
+MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
 // Its stages: as many chunk buffers of the tile's rows and weight rows (128 bytes each) as fit the
 // opt-in shared memory beside 1024 bytes of alignment and kMxWsStaticShared of the stage kernels'
-// row tables and barriers, at most 8 (4 at 256 x 128, 6 at 128 x 128).
+// row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128).
 constexpr int kMxWsStaticShared = 8 * 1024;
 MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n) {
     const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared) / ((tile_m + tile_n) * 128);

@@ -46,13 +46,33 @@ __device__ inline void mx_wgmma_e4m3_m64n192k32(float (&d)[96], moetune_u64 a, m
         : "l"(a), "l"(b), "r"(accumulate));
 }
 
+// d (m64n256k32, 128 floats per thread) += A (64x32 e4m3, descriptor a) * B (256x32 e4m3, descriptor b).
+__device__ inline void mx_wgmma_e4m3_m64n256k32(float (&d)[128], moetune_u64 a, moetune_u64 b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 "
+        "{"
+        "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+        "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+        "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+        "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, "
+        "%82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, "
+        "%101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+        "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+        "}, "
+        "%128, %129, accumulate, 1, 1;\n}\n"
+        : MX_WGMMA_ACCUMULATORS_64(d), MX_WGMMA_ACCUMULATORS_32_AT(d, 64), MX_WGMMA_ACCUMULATORS_32_AT(d, 96)
+        : "l"(a), "l"(b), "r"(accumulate));
+}
+
 // accumulate 0: d = A * B, the accumulators' old values ignored (a fresh partial sum).
 template <int N>
 __device__ inline void mx_wgmma_e4m3_m64k32(float (&d)[N / 2], moetune_u64 a, moetune_u64 b, int accumulate = 1) {
     if constexpr (N == 64) mx_wgmma_e4m3_m64n64k32(d, a, b, accumulate);
     else if constexpr (N == 192) mx_wgmma_e4m3_m64n192k32(d, a, b, accumulate);
+    else if constexpr (N == 256) mx_wgmma_e4m3_m64n256k32(d, a, b, accumulate);
     else {
-        static_assert(N == 128, "FP8 warpgroup products are 64, 128 or 192 wide here");
+        static_assert(N == 128, "FP8 warpgroup products are 64, 128, 192 or 256 wide here");
         mx_wgmma_e4m3_m64n128k32(d, a, b, accumulate);
     }
 }

@@ -336,7 +336,7 @@ KernelConfig with_fp8_warpgroups(KernelConfig c) {
 KernelConfig with_warp_specialisation(KernelConfig c) {
     c = with_fp8_warpgroups(c);
     c.warp_specialised = true;
-    c.warps = mx_ws_warps(c.tile_m);
+    c.warps = mx_ws_warps(c.tile_m, c.tile_n);
     return c;
 }
 
@@ -462,10 +462,13 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_fp8_warpgroups(stage1(64, 128, 128, 4, false, true)),
         with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
         with_fp8_warpgroups(stage1(256, 128, 128, 16, false, true)),
-        // Warp-specialised: two consumer warpgroups (256 rows) or one (128, 64).
+        // Warp-specialised: two consumer warpgroups (256 rows) or one (128, 64); 256 wide, one a
+        // 64-row block (two at 128 rows).
         with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
         with_warp_specialisation(stage1(128, 64, 128, 8, false, false)),
         with_warp_specialisation(stage1(64, 128, 128, 8, false, true)),
+        with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
+        with_warp_specialisation(stage1(64, 256, 128, 8, false, false)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2, 4 or 8 chunks in
         // flight (8: more than this K's 4 chunks).
         with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
@@ -491,6 +494,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_warp_specialisation(stage2(256, 128, 128, 12, false, Stage2Mode::atomic, 0)),
         with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
         with_warp_specialisation(stage2(128, 64, 128, 8, false, Stage2Mode::atomic, 256)),
+        with_warp_specialisation(stage2(128, 256, 128, 12, false, Stage2Mode::atomic, 0)),
+        with_warp_specialisation(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2, 4 or 8 chunks
         // in flight, both epilogues, a half sort block.
         with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
@@ -542,6 +547,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
                           Case{with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)), 2.5e-3},
                           Case{with_warp_specialisation(stage1(256, 128, 128, 12, false, false)), 2.5e-3},
                           Case{with_warp_specialisation(stage1(128, 128, 128, 8, false, false)), 2.5e-3},
+                          Case{with_warp_specialisation(stage1(128, 256, 128, 12, false, false)), 2.5e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 128, 512, 8, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)), 1.8e-3}}) {
@@ -574,7 +580,8 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                                       with_fp8_warpgroups(stage1(128, 64, 128, 8, false, false)),
                                       with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)),
                                       with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
-                                      with_warp_specialisation(stage1(128, 64, 128, 8, false, false))}) {
+                                      with_warp_specialisation(stage1(128, 64, 128, 8, false, false)),
+                                      with_warp_specialisation(stage1(128, 256, 128, 12, false, true))}) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage1(c, 0, *p).values;
             for (const long long resident : {1LL, 3LL}) {

@@ -45,8 +45,8 @@ void check_fits(const KernelConfig& c, const MoeShape& s, const DeviceLimits& d)
     // The templates' static_asserts (kernel_templates/moe_stage1.hip, moe_stage2.hip).
     const int warp_m = c.tile_m / grid->warps_m, warp_n = c.tile_n / grid->warps_n;
     // (Warp-specialised: the grid is the epilogue's 16-row blocks; 4 warps a 128-row consumer
-    // warpgroup and 4 producers.)
-    if (c.warp_specialised) CHECK(c.warps == (c.tile_m == 256 ? 12 : 8));
+    // warpgroup, or a 64-row one at 256 wide, and 4 producers.)
+    if (c.warp_specialised) CHECK(c.warps == (c.tile_m == 256 || (c.tile_m == 128 && c.tile_n == 256) ? 12 : 8));
     else CHECK(grid->warps_m * grid->warps_n * c.k_warps == c.warps);
     CHECK(warp_m % 16 == 0);
     // (Swapped _wgmma tiles: one warp per 16 weight rows, gate and up tiles paired in its rows.)
@@ -137,9 +137,10 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     // chunks ahead; stage 2 also as 16-row tiles of 32-row sort blocks (_sbm32).
     CHECK(register_fed == (12 + 3) + (18 + 6));
     // The warp-specialised twins (_ws) of the 128- and 256-row FP8 shared-operand tiles and their
-    // 192-wide ones: 10 in stage 1, 13 in stage 2.
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13);
+    // 192-wide ones: 10 in stage 1, 13 in stage 2; 256-wide ones of the 64- and 128-row tiles 128
+    // wide: 4 and 6.
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10 + 4);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13 + 6);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {
@@ -167,18 +168,18 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
         }
         // FP8 shared operands: only warpgroup products on rebased rows (one warpgroup per 64 rows,
         // 64 or 128 wide), each beside its bf16 twin; the 128- and 256-row ones also warp-specialised
-        // (_ws: 8 or 12 warps), which has no bf16 twin.
+        // (_ws: 8 or 12 warps; 128 wide also 192 and, from 64 rows, 256), which has no bf16 twin.
         CHECK_FALSE(fp8_shared.empty());
         int warp_specialised = 0;
         for (const KernelConfig& c : fp8_shared) {
             INFO(kernel_name(c));
             if (c.warp_specialised) {
                 ++warp_specialised;
-                CHECK((c.tile_m >= 128 && c.warps == (c.tile_m == 256 ? 12 : 8)));
+                CHECK((c.tile_m >= 128 || c.tile_n == 256));
                 KernelConfig plain = c;
                 plain.warp_specialised = false;
                 plain.warps = c.tile_m / 16;
-                plain.tile_n = c.tile_n == 192 ? 128 : c.tile_n;  // 192 wide: only warp-specialised
+                plain.tile_n = c.tile_n > 128 ? 128 : c.tile_n;  // 192 and 256 wide: only warp-specialised
                 CHECK(std::find(fp8_shared.begin(), fp8_shared.end(), plain) != fp8_shared.end());
                 continue;
             }

@@ -54,6 +54,7 @@ const std::vector<std::string> kSharedOperandRepresentative = {
     "moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_mbf16",
     "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui_fp8",
     "moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w12_smem_wgmma_ws",
+    "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8",
 };
 
 // The portable path on NVIDIA (sm_75): one kernel per way through the emulation -- stage 1 fused

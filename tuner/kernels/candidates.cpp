@@ -100,22 +100,27 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
 // loop builds: its consumers hold two row blocks of 96 accumulators): the tiles of the
 // compute-bound buckets (1024 tokens and more), where the 128 x 192 ones won 1-3 % in stage 1 and
 // the others lost to their plain twins (docs/kernel-design.md, "The epilogue's cost...").
+// The 128-wide tiles of 64 and 128 rows also 256 wide (consumer warpgroups of one m64n256 block),
+// whose products read the fewest shared-memory bytes a FLOP (moe_fp8_ws_gemm.h).
 // Each twin follows its plain config, so the space keeps its order (FP8 path first).
 void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
     std::vector<KernelConfig> out;
     out.reserve(space.size());
     for (const KernelConfig& c : space) {
         out.push_back(c);
-        if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma || c.tile_m < 128) continue;
+        if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma) continue;
         KernelConfig twin = c;
         twin.warp_specialised = true;
-        twin.warps = mx_ws_warps(c.tile_m);
         auto add = [&](int tile_n) {
             twin.tile_n = tile_n;
+            twin.warps = mx_ws_warps(c.tile_m, tile_n);
             if (!config_error(twin) && warp_grid(twin)) out.push_back(twin);
         };
-        add(c.tile_n);
-        if (c.tile_n == 128) add(192);
+        if (c.tile_m >= 128) add(c.tile_n);
+        if (c.tile_n == 128) {
+            if (c.tile_m >= 128) add(192);
+            add(kMxWsWideN);  // 64 and 128 rows (config_error)
+        }
     }
     space = std::move(out);
 }

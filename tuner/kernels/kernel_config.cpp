@@ -123,11 +123,12 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     if (c.warp_specialised) {
         // The warp-specialised loop's own rules; its warps need not be a power of two (12 at 256 rows).
         if (c.mma != MmaPath::fp8 || !c.shared_operands || !c.wgmma || c.tile_m < kMxWarpgroupRows ||
-            (c.tile_n != 64 && c.tile_n != 128 && c.tile_n != 192) || c.tile_k != kKChunk || c.k_warps != 1 || c.min_workgroups != 0 ||
-            c.warps != mx_ws_warps(c.tile_m))
-            return "ws (warp-specialised) needs FP8 smem_wgmma, tile_m 64, 128 or 256, tile_n 64, 128 or 192, tile_k 128, "
-                   "no K-groups, no occupancy bound, and 4 warps a 128-row consumer warpgroup plus 4 producers (8 warps "
-                   "at tile_m 64 and 128, 12 at 256)";
+            (c.tile_n != 64 && c.tile_n != 128 && c.tile_n != 192 && c.tile_n != kMxWsWideN) ||
+            (c.tile_n == kMxWsWideN && c.tile_m > 128) || c.tile_k != kKChunk || c.k_warps != 1 ||
+            c.min_workgroups != 0 || c.warps != mx_ws_warps(c.tile_m, c.tile_n))
+            return "ws (warp-specialised) needs FP8 smem_wgmma, tile_m 64, 128 or 256, tile_n 64, 128, 192 or (tile_m 64 "
+                   "or 128) 256, tile_k 128, no K-groups, no occupancy bound, and 4 warps a consumer warpgroup (128 "
+                   "rows, 64 at 256 wide) plus 4 producers (8 warps at tile_m 64 and 128, 12 at 256 and at 128 x 256)";
     } else if (!is_power_of_two(c.warps) || c.warps > kMaxWarps) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     }

@@ -76,8 +76,8 @@ struct KernelConfig {
     // With FP8 shared operands and wgmma: the warp-specialised loop (kernel_templates/common/
     // moe_fp8_ws_gemm.h). A producer warpgroup copies every chunk into a ring of buffers and
     // consumer warpgroups of 128 rows multiply, handing the buffers back and forth through mbarriers
-    // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m) (4 a consumer
-    // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256).                             token _ws
+    // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m, tile_n) (4 a consumer
+    // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 and 128 x 256).                token _ws
     bool warp_specialised = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
