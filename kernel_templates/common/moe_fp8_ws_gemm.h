@@ -27,9 +27,9 @@
 // Why 256 wide: every m64nNk32 product reads its N x 32 bytes of weights from shared memory in
 // N / 2 cycles (64 bytes a cycle whatever N) and its 64 x 32 of activations (4096 / N a cycle), and
 // the copies write (TILE_M + TILE_N) x 128 bytes a chunk: of the 128 bytes a cycle an SM's shared
-// memory serves, 256 x 128 tiles need 96 + 48 at the FP8 rate, 128 x 256 80 + 48. Measured: 1-5 %
-// faster in stage 2 at 1024-16384 tokens and stage 1 at 1024 and 16384; the plain 256 x 128 loop
-// stays ahead at 4096 (docs/kernel-design.md, session 32).
+// memory serves, 256 x 128 tiles need 96 + 48 at the FP8 rate, 128 x 256 80 + 48. Measured: 2-6 %
+// faster in stage 2 at 1024, 2048 and 16384 tokens, 1 % in stage 1 at 1024; the plain 256 x 128
+// loop stays ahead at 4096 and 8192 (docs/kernel-design.md, session 32).
 #include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "mbarrier.h"

@@ -124,7 +124,8 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // addresses and the epilogue, at most the even share of the SM's registers, which is what the
         // launch takes (with two consumer warpgroups the producers give theirs to the consumers,
         // moe_fp8_ws_gemm.h); ptxas (nvcc sm_90a): 64 x 64 64 registers, 64 x 128 95-100, 128 x 64
-        // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168.
+        // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168;
+        // NVRTC sm_90a: 64 x 256 157-184, 128 x 256 168.
         const int row_blocks = c.tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(c.tile_m, c.tile_n);
         const int even_share = kMxWgmmaRegistersPerSm / (32 * c.warps) / 8 * 8;
         return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
