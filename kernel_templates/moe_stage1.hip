@@ -213,6 +213,9 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
             }
     };
 
+    // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
+    auto rebased_weights = [&](int e) { return args.w1 + (long long)e * n_rows * K; };
+    auto rebased_bases = [&](int e) { return args.w1_scale + (long long)e * n_rows; };
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
         // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
@@ -227,8 +230,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                                      tile % n_tiles * TILE_N};
             if (!next.valid) return next;
             const int e = args.sorted_expert_ids[tile_row_tile];
-            next.w = args.w1 + (long long)e * n_rows * K;
-            next.w_base = args.w1_scale + (long long)e * n_rows;
+            next.w = rebased_weights(e);
+            next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
                 mx_store_sorted_row(args.sorted_token_ids[tile_row_tile * TILE_M + r], args.tokens, r,
                                     row_tables[slot][0], row_tables[slot][1]);
@@ -250,8 +253,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         using Gemm = MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL>;
         Gemm gemm;
         auto tile_of = [&](int e, int first_n, const int* rows) {
-            return typename Gemm::Tile{rows, args.w1 + (long long)e * n_rows * K, args.w1_scale + (long long)e * n_rows,
-                                       first_n};
+            return typename Gemm::Tile{rows, rebased_weights(e), rebased_bases(e), first_n};
         };
         const int warp_n0 = n0 - tile_n0;
         const int tid = int(threadIdx.x);

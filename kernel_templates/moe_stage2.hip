@@ -162,6 +162,9 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         }
     };
 
+    // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
+    auto rebased_weights = [&](int e) { return args.w2 + (long long)e * n_rows * K; };
+    auto rebased_bases = [&](int e) { return args.w2_scale + (long long)e * n_rows; };
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
@@ -175,8 +178,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                                      tile % n_tiles * TILE_N};
             if (!next.valid) return next;
             const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
-            next.w = args.w2 + (long long)e * n_rows * K;
-            next.w_base = args.w2_scale + (long long)e * n_rows;
+            next.w = rebased_weights(e);
+            next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
                 store_row(args.sorted_token_ids[tile_row0 + r], args.sorted_weights[tile_row0 + r], r,
                           row_tables[slot]);
@@ -199,8 +202,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         using Gemm = MxMoeFp8WgmmaGemm<TILE_M, TILE_N, NON_TEMPORAL>;
         Gemm gemm;
         auto tile_of = [&](int e, int first_n, const int* rows) {
-            return typename Gemm::Tile{rows, args.w2 + (long long)e * n_rows * K, args.w2_scale + (long long)e * n_rows,
-                                       first_n};
+            return typename Gemm::Tile{rows, rebased_weights(e), rebased_bases(e), first_n};
         };
         const int warp_n0 = n0 - tile_n0;
         const int tid = int(threadIdx.x);
