@@ -1,9 +1,11 @@
 // Expert weights from the kernel layout (formats::WeightLayout::mma_k128: coded FP4 fragments,
 // row-major e8m0 scales) into rebased rows (common/mx_rebase.h), what the FP8 warpgroup-product
 // kernels read. The rows of all experts are consecutive ([rows, K] with rows = experts * N), in the
-// kernel layout's row order. Two passes: each row's base, then the values.
+// kernel layout's row order, in the blocks of common/rebased_weight_layout.h. Two passes: each
+// row's base, then the values.
 #include "common/mx_rebase.h"
 #include "common/mx_rebase_base.h"
+#include "common/rebased_weight_layout.h"
 
 // bases[r] = the largest of row r's K/32 scale bytes. One warp per row.
 template <int THREADS>
@@ -38,7 +40,7 @@ __global__ void __launch_bounds__(THREADS)
         for (int kb = 0; kb < 4; ++kb) {
             const int k0 = 128 * k128 + 32 * kb + 8 * t;
             const unsigned scale = scales[row * k32_count + k0 / 32];
-            unsigned char* out = rebased + row * K + k0;
+            unsigned char* out = rebased + mx_rebased_weight_offset(rows, K, row, k0);  // 8 bytes in one unit
             for (int j = 0; j < 8; ++j) out[j] = mx_e2m1_rebase(mx_e2m1_coded_element(words[kb], j), scale, bases[row]);
         }
     }

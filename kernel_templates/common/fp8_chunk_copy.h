@@ -4,8 +4,12 @@
 // moe_fp8_ws_gemm.h, where a producer warpgroup does): the tile's activation rows, then its weight
 // rows, each a 128-byte row of e4m3 in the 128-byte swizzle the wgmma descriptors read (16-byte unit
 // u of row r at (u ^ r % 8) * 16). Thread `tid` of THREADS copies unit tid % 8 of kActUnits
-// activation rows and kWeightUnits weight rows a chunk; the 8 threads of a quarter warp copy one
-// row's 128 bytes (one read, 8 different bank groups). Padding rows are zero-filled without a read.
+// activation rows a chunk; the 8 threads of a quarter warp copy one row's 128 bytes (one read, 8
+// different bank groups). Padding rows are zero-filled without a read.
+//
+// The weights lie in the buffer's layout already (rebased_weight_layout.h: a 64-row block's chunk is
+// 8 KB in order), so their copies go in order: thread tid copies units tid, tid + THREADS, ... of
+// the tile's TILE_N / 64 blocks (copy_weights; or one bulk copy a block, moe_fp8_ws_gemm.h).
 //
 // Which activation rows, ROWS_IN_REGISTERS:
 //  - true: rows tid / 8, + THREADS / 8, ..., kept in registers for the whole tile as indices, not
@@ -17,6 +21,7 @@
 //    registers go to the consumers: one read's latency a chunk, where reading each unit's row before
 //    its copy left the producers stalled on shared memory 40 % of the time, ncu).
 #include "memory.h"
+#include "rebased_weight_layout.h"
 
 template <int TILE_M, int TILE_N, int THREADS, bool ROWS_IN_REGISTERS = true>
 struct MxFp8ChunkCopy {
@@ -28,16 +33,19 @@ struct MxFp8ChunkCopy {
     static_assert(THREADS % 64 == 0, "whole swizzle periods of rows between a thread's units");
     static_assert(kActUnits <= 32, "one bit of act_real a unit");
     static_assert(ROWS_IN_REGISTERS || kActUnits % 4 == 0, "the rows read as whole 16-byte vectors");
+    static constexpr int kBlockUnits = kMxRebasedChunkBytes / 16;
+    static_assert(TILE_N % kMxRebasedBlockRows == 0 && kBlockUnits % THREADS == 0,
+                  "whole weight blocks; a thread's units of one block at the same place in each");
 
     const unsigned char* act;
     unsigned act_row[ROWS_IN_REGISTERS ? kActUnits : 1];
     unsigned act_real;
     const int* first_row;  // !ROWS_IN_REGISTERS: this thread's first row in the row table
-    const unsigned char* weight;  // this thread's first weight unit in chunk 0
+    const unsigned char* weights;  // the tile's first weight block (rebased_weight_layout.h)
     int K;
 
-    // tile_rows: the activation row of each tile row (-1 = padding); w: the weight rows [N, K]; n0:
-    // the tile's first weight row.
+    // tile_rows: the activation row of each tile row (-1 = padding); w: the expert's rebased weights
+    // (rebased_weight_layout.h); n0: the tile's first weight row.
     __device__ MxFp8ChunkCopy(const unsigned char* __restrict__ act_rows, const int* tile_rows,
                               const unsigned char* __restrict__ w, int n0, int k, int tid) {
         act = act_rows + (tid % 8) * 16;
@@ -51,12 +59,37 @@ struct MxFp8ChunkCopy {
                 act_real |= unsigned(tile_row >= 0) << i;
             }
         }
-        weight = w + (long long)(n0 + tid / 8) * k + (tid % 8) * 16;
+        weights = w + (long long)n0 * k;
         K = k;
     }
 
-    // Starts this thread's copies of chunk k128 into `buffer`.
+    // Starts this thread's copies of chunk k128 into `buffer`: the activation rows and the weights.
     __device__ void copy(unsigned char* buffer, int k128, int tid) const {
+        copy_rows(buffer, k128, tid);
+        copy_weights(buffer, k128, tid);
+    }
+
+    // Block b of chunk k128 of the tile's weights: kMxRebasedChunkBytes in the buffer's layout.
+    __device__ const unsigned char* weight_block(int k128, int b) const {
+        return weights + (long long)b * kMxRebasedBlockRows * K + (long long)k128 * kMxRebasedChunkBytes;
+    }
+    // Where block b goes in a buffer.
+    __device__ static unsigned char* weight_block_in(unsigned char* buffer, int b) {
+        return buffer + TILE_M * kRowBytes + b * kMxRebasedChunkBytes;
+    }
+
+    // This thread's weight units of chunk k128, in order.
+    __device__ void copy_weights(unsigned char* buffer, int k128, int tid) const {
+#pragma unroll
+        for (int i = 0; i < kWeightUnits; ++i) {
+            // Unit tid + i THREADS: THREADS divides a block's units, so it lies in block i THREADS / kBlockUnits.
+            const int b = i * THREADS / kBlockUnits, in_block = (i * THREADS % kBlockUnits + tid) * 16;
+            mx_cp_async16(weight_block_in(buffer, b) + in_block, weight_block(k128, b) + in_block, true);
+        }
+    }
+
+    // This thread's activation units of chunk k128.
+    __device__ void copy_rows(unsigned char* buffer, int k128, int tid) const {
         const int u = tid % 8;
         const unsigned char* act_chunk = act + k128 * 128;
         if constexpr (ROWS_IN_REGISTERS) {
@@ -81,11 +114,5 @@ struct MxFp8ChunkCopy {
                 }
             }
         }
-        const int r = tid / 8;
-        unsigned char* weights = buffer + (TILE_M + r) * kRowBytes + ((u ^ (r & 7)) << 4);
-        const unsigned char* weight_chunk = weight + k128 * 128;
-#pragma unroll
-        for (int i = 0; i < kWeightUnits; ++i)
-            mx_cp_async16(weights + i * THREADS * 16, weight_chunk + (long long)(i * THREADS / 8) * K, true);
     }
 };

@@ -28,6 +28,23 @@ __device__ inline void mx_mbarrier_arrive_on_copies(moetune_u64* barrier) {
                  : "memory");
 }
 
+// One arrival that also makes the phase wait for `bytes` more of bulk copies (mx_bulk_copy) to land.
+__device__ inline void mx_mbarrier_arrive_expect_bytes(moetune_u64* barrier, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(mx_shared_address(barrier)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+// One bulk copy (the tensor memory accelerator, no tensor map) of `bytes` (a multiple of 16, both
+// addresses 16-byte aligned) from global to shared memory, counted on `barrier` as it lands.
+__device__ inline void mx_bulk_copy(unsigned char* shared, const void* global, unsigned bytes, moetune_u64* barrier) {
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+            mx_shared_address(shared)),
+        "l"(global), "r"(bytes), "r"(mx_shared_address(barrier))
+        : "memory");
+}
+
 // Waits until the phase of this parity has completed (acquire: the arrivals' writes are visible).
 __device__ inline void mx_mbarrier_wait(moetune_u64* barrier, unsigned parity) {
     const unsigned address = mx_shared_address(barrier);

@@ -10,9 +10,14 @@
 // warp-specialised FP8 loop"): the barrier was not what held that loop back -- this one is as fast
 // or slower at 128 x 128 and 256 x 128 -- but it also builds 192-wide tiles (two row blocks of 96
 // accumulators a consumer thread), which won 1-3 % in stage 1 at 1024-16384 tokens. Here
-//  - one producer warpgroup copies every chunk (cp.async: the activation rows are gathered by the
-//    sorted order, so no bulk copy serves them) into a ring of kStages buffers, and each thread's
-//    copies arrive on the buffer's `full` barrier as they land (cp.async.mbarrier.arrive);
+//  - one producer warpgroup copies every chunk into a ring of kStages buffers: the activation rows
+//    with cp.async (gathered by the sorted order, so no bulk copy serves them), each thread's
+//    copies arriving on the buffer's `full` barrier as they land (cp.async.mbarrier.arrive), and
+//    the weights, which lie in the buffer's layout already (rebased_weight_layout.h), as one bulk
+//    copy of 8 KB a 64-row block by one thread, whose bytes the barrier also waits for (against 16
+//    weight copies a producer thread and chunk at 128 x 256: that tile 5-9 % faster in both stages
+//    at 1024-16384 tokens, and since then the fastest of both at 2048-16384; docs/kernel-design.md,
+//    session 33);
 //  - consumer warpgroups of 128 rows (two m64n{TILE_N} row blocks, 2 x TILE_N / 2 accumulators a
 //    thread; 256 wide, one block of 64 rows, 128 accumulators) wait on `full`, issue the chunk's
 //    products, and once the chunk before's are done (wgmma.wait_group 1) give its buffer back on
@@ -28,8 +33,8 @@
 // N / 2 cycles (64 bytes a cycle whatever N) and its 64 x 32 of activations (4096 / N a cycle), and
 // the copies write (TILE_M + TILE_N) x 128 bytes a chunk: of the 128 bytes a cycle an SM's shared
 // memory serves, 256 x 128 tiles need 96 + 48 at the FP8 rate, 128 x 256 80 + 48. Measured: 2-6 %
-// faster in stage 2 at 1024, 2048 and 16384 tokens, 1 % in stage 1 at 1024; the plain 256 x 128
-// loop stays ahead at 4096 and 8192 (docs/kernel-design.md, session 32).
+// faster in stage 2 at 1024, 2048 and 16384 tokens, 1 % in stage 1 at 1024 (docs/kernel-design.md,
+// session 32); with the bulk weight copies ahead of the plain 256 x 128 loop at 4096 and 8192 too.
 #include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "mbarrier.h"
@@ -78,7 +83,8 @@ struct MxMoeFp8WsGemm {
 
     // What the walk keeps in static shared memory (the stage kernel declares it).
     struct Shared {
-        moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives)
+        moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives, and
+                                     // producer 0 once more with the bulk copies' bytes)
         moetune_u64 empty[kStages];  // its products are done (every consumer warp arrives)
         moetune_u64 ready[2];        // a slot's tile, rows and bases are stored (every producer thread)
         moetune_u64 done[2];         // the consumers' epilogue of the slot's tile is done (every consumer warp)
@@ -89,7 +95,7 @@ struct MxMoeFp8WsGemm {
     };
 
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
-    // memory, stored by prepare); w, the expert's rebased weight rows [N, K]; w_base, their bases; n0,
+    // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h); w_base, their bases; n0,
     // the tile's first weight row. valid false: the tile lies past the sorted rows (the walk ends).
     struct Tile {
         bool valid;
@@ -113,7 +119,7 @@ struct MxMoeFp8WsGemm {
         const int tid = int(threadIdx.x);
         if (tid == 0) {
             for (int s = 0; s < kStages; ++s) {
-                mx_mbarrier_init(&sh.full[s], kProducerThreads);
+                mx_mbarrier_init(&sh.full[s], kProducerThreads + 1);  // + the bulk copies' arrival
                 mx_mbarrier_init(&sh.empty[s], kConsumerThreads / 32);
             }
             for (int slot = 0; slot < 2; ++slot) {
@@ -167,7 +173,15 @@ private:
             for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
                 const int s = chunk % kStages;
                 if (chunk >= kStages) mx_mbarrier_wait(&sh.empty[s], ((chunk / kStages) - 1) & 1);
-                src.copy(shared + s * kStageBytes, k128, p);
+                unsigned char* buffer = shared + s * kStageBytes;
+                if (p == 0) {
+                    mx_mbarrier_arrive_expect_bytes(&sh.full[s], TILE_N * kRowBytes);
+#pragma unroll
+                    for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b)
+                        mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b), kMxRebasedChunkBytes,
+                                     &sh.full[s]);
+                }
+                src.copy_rows(buffer, k128, p);
                 mx_mbarrier_arrive_on_copies(&sh.full[s]);
             }
             tile = sh.next[slot];

@@ -55,8 +55,9 @@ MOETUNE_HD constexpr int mx_interleaved_source_word(int p) { return p < 4 ? 2 * 
 
 // Rebased weights: what the FP8 warpgroup-product kernels read instead of the coded MXFP4 weights
 // (mx_e2m1_code.h): per weight row one e8m0 base, its largest block scale, and the row's elements
-// as e4m3 of value * 2^(scale - base) in plain row order ([rows, K]), so that the kernels copy both
-// operands and convert nothing. Exact for blocks within 8 octaves of the row's largest (e2m1 *
+// as e4m3 of value * 2^(scale - base) (in the blocks of rebased_weight_layout.h: 64 rows, chunk by
+// chunk, each chunk as the kernels' buffers hold it), so that the kernels copy both operands and
+// convert nothing. Exact for blocks within 8 octaves of the row's largest (e2m1 *
 // 2^-8..2^0 is an e4m3), rounded to e4m3 below. Made once from the kernel layout, like it
 // (weight_rebase.hip; twice the bytes of the FP4 weights).
 

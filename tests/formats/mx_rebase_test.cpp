@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "common/mx_rebase.h"
+#include "common/rebased_weight_layout.h"
+#include "common/shared_operand_layout.h"
 #include "formats/mx_quantize.h"
 #include "formats/weight_layout.h"
 #include "formats/mx_rebase.h"
@@ -93,7 +95,7 @@ TEST_CASE("rebase_mxfp8 keeps each row's largest scale and the values within e4m
 // of blocks far below their row's largest), in the layout's row order: here the down role, whose
 // rows are the logical ones.
 TEST_CASE("rebase_coded_weights recovers the FP4 weights of the kernel layout per row", "[formats][rebase]") {
-    const ExpertWeightDims dims{2, 16, 256};
+    const ExpertWeightDims dims{3, 48, 256};  // 144 rows: two 64-row blocks and a short one
     const int rows = dims.experts * dims.rows, K = dims.cols;
     const std::vector<float> x = blocks_across_binades(std::size_t(rows) * K, 10, 11);
     std::vector<uint8_t> packed(x.size() / 2), scales(x.size() / kMxBlock);
@@ -110,10 +112,38 @@ TEST_CASE("rebase_coded_weights recovers the FP4 weights of the kernel layout pe
         const float unit = std::ldexp(1.0f, int(bases[r]) - 127);
         for (int k = 0; k < K; ++k) {
             const std::size_t i = std::size_t(r) * K + k;
-            const float got = mx_e4m3fn_to_float(rebased[i]) * unit;
+            const float got = mx_e4m3fn_to_float(rebased[mx_rebased_weight_offset(rows, K, r, k)]) * unit;
             INFO("row " << r << ", k " << k);
             if (int(bases[r]) - int(s[k / kMxBlock]) <= 8) CHECK(got == y[i]);  // e2m1 * 2^-8..2^0: exact
             else CHECK(std::fabs(got - y[i]) <= std::ldexp(unit, -10));
         }
+    }
+}
+
+// The rebased weights' blocks (common/rebased_weight_layout.h): every element has its own byte, and
+// each 64-row block's 128-wide chunk is, in order, the 8 KB a shared-operand FP8 buffer holds of
+// those rows (fp8_chunk_copy.h copies it unit for unit, moe_fp8_ws_gemm.h in one bulk copy); an
+// expert's rows start where plain row order puts them.
+TEST_CASE("rebased weight blocks are the buffers' swizzled chunks, every element once", "[formats][rebase]") {
+    for (const auto& [rows, K] : {std::pair{192, 384}, std::pair{136, 256}}) {
+        std::vector<int> seen(std::size_t(rows) * K, 0);
+        for (int row = 0; row < rows; ++row)
+            for (int k = 0; k < K; ++k) {
+                const long long at = mx_rebased_weight_offset(rows, K, row, k);
+                REQUIRE(at >= 0);
+                REQUIRE(at < (long long)seen.size());
+                ++seen[std::size_t(at)];
+                if (row - row % kMxRebasedBlockRows + kMxRebasedBlockRows <= rows) {  // a whole block
+                    const int r = row % kMxRebasedBlockRows, unit = (k % 128) / 16;
+                    const long long chunk = (long long)(row - r) * K + (long long)(k / 128) * kMxRebasedChunkBytes;
+                    CHECK(at == chunk + mx_wgmma_unit_offset(kMxRebasedBlockRows, r, unit) + k % 16);
+                }
+            }
+        CHECK(std::ranges::all_of(seen, [](int n) { return n == 1; }));
+        for (int row = 128; row < 192; ++row)  // block 2 holds bytes 128 K .. 192 K - 1, as in row order
+            for (int k = 0; k < K; ++k) {
+                const long long at = mx_rebased_weight_offset(rows, K, row, k);
+                CHECK((at >= 128LL * K && at < 192LL * K));
+            }
     }
 }

@@ -6,6 +6,7 @@
 
 #include "common/mx_bf16_widen.h"
 #include "common/mx_rebase.h"
+#include "common/rebased_weight_layout.h"
 #include "formats/mx_quantize.h"
 
 namespace moetune::formats {
@@ -50,7 +51,7 @@ void rebase_coded_weights(std::span<const uint8_t> coded, std::span<const uint8_
             const moetune_u32 word = mx_e4m3_word(coded.data() + v * 16 + 4 * kb);
             const int k0 = 128 * k128 + 32 * kb + 8 * t;
             for (int j = 0; j < 8; ++j)
-                rebased[row * K + k0 + j] =
+                rebased[mx_rebased_weight_offset(rows, K, row, k0 + j)] =
                     mx_e2m1_rebase(mx_e2m1_coded_element(word, j), scales[row * k32_count + k0 / 32], bases[row]);
         }
     }

@@ -13,8 +13,9 @@ void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scal
                   std::span<uint8_t> rebased, std::span<uint8_t> bases, bool interleave_words = false);
 
 // Weights in the kernel layout (formats::WeightLayout::mma_k128: coded values [rows/8][K/128][512
-// bytes], scales [rows, K/32]) -> rebased rows [rows, K] e4m3fn and bases [rows] e8m0
-// (common/mx_rebase.h), what weight_rebase.hip writes.
+// bytes], scales [rows, K/32]) -> rebased rows [rows, K] e4m3fn, element (row, k) at
+// mx_rebased_weight_offset (common/rebased_weight_layout.h: 64-row blocks of swizzled 128-wide
+// chunks), and bases [rows] e8m0 (common/mx_rebase.h), what weight_rebase.hip writes.
 void rebase_coded_weights(std::span<const uint8_t> coded, std::span<const uint8_t> scales, int rows, int K,
                           std::span<uint8_t> rebased, std::span<uint8_t> bases);
 

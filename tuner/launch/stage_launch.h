@@ -57,8 +57,8 @@ struct Stage1Buffers {
     const uint8_t* w1 = nullptr;         // formats::WeightLayout::mma_k128, role gate_up
     const uint8_t* w1_scale = nullptr;
     const uint8_t* w1_rebased = nullptr;  // the same rebased (common/mx_rebase.h: e4m3 [E*2*inter,
-    const uint8_t* w1_base = nullptr;     // model_dim], bases [E*2*inter]): read instead when
-                                          // kernels::weight_copy(config) says so
+    const uint8_t* w1_base = nullptr;     // model_dim] in common/rebased_weight_layout.h's blocks, bases
+                                          // [E*2*inter]): read instead when kernels::weight_copy(config) says so
     const uint8_t* w1_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
                                              // w1_scale when kernels::weight_copy(config) says so
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
@@ -86,7 +86,7 @@ struct Stage2Buffers {
     const uint8_t* act_base = nullptr;     // kernels::reads_rebased_rows(config)
     const uint8_t* w2 = nullptr;         // formats::WeightLayout::mma_k128, role down
     const uint8_t* w2_scale = nullptr;
-    const uint8_t* w2_rebased = nullptr;  // the same rebased ([E*model_dim, inter], [E*model_dim]), read
+    const uint8_t* w2_rebased = nullptr;  // the same rebased ([E*model_dim, inter] in blocks, [E*model_dim]), read
     const uint8_t* w2_base = nullptr;     // instead when kernels::weight_copy(config) says so
     const uint8_t* w2_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
                                              // w2_scale when kernels::weight_copy(config) says so
