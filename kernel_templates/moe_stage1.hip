@@ -223,6 +223,9 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                       "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
         using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
         __shared__ typename Gemm::Shared ws_shared;
+        // The buffers (mx_ws_stages) fill the opt-in shared memory but kMxWsStaticShared: room for these.
+        static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
+                      "_ws: the static shared memory fits beside the buffers");
         Gemm gemm;
         auto prepare = [&](int tile, int slot, int p) {
             const int tile_row_tile = tile / n_tiles;

@@ -171,6 +171,9 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                       "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
         using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
         __shared__ typename Gemm::Shared ws_shared;
+        // The buffers (mx_ws_stages) fill the opt-in shared memory but kMxWsStaticShared: room for these.
+        static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
+                      "_ws: the static shared memory fits beside the buffers");
         Gemm gemm;
         auto prepare = [&](int tile, int slot, int p) {
             const int tile_row0 = tile / n_tiles * TILE_M;
