@@ -152,8 +152,8 @@ __global__ void __launch_bounds__(THREADS)
 // row's base (its largest block scale) is found over the workgroup, so the row is read once. Each
 // lane then stores a group's two words, at 2q and 2q + 1 of the block, or interleaved at q and
 // 4 + q (mx_interleaved_source_word). blockDim.x: a multiple of 32 with blockDim.x * GROUPS >=
-// cols / 8 (the launcher's choice, data_gpu/mxfp8_quant_gpu.cpp: few groups a lane, so that the
-// registers stay few and many rows run at once).
+// cols / 8 (the launcher's choice, data_gpu/mxfp8_quant_gpu.cpp: two groups a lane on wide rows,
+// so that each lane has two loads in flight).
 template <int THREADS, int GROUPS, bool INTERLEAVE>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant_rebased(const unsigned short* __restrict__ x, int rows, int cols, unsigned char* __restrict__ rebased,

@@ -159,9 +159,10 @@ TEST_CASE("GPU MXFP8 quantisation straight to the wide layout equals quantise th
 }
 
 // The one-pass quantisation to rebased rows (mxfp8_quant_rebased) writes what quantising and then
-// rebasing give on the CPU, bit for bit, on bf16 rows with the awkward blocks: the model and
-// intermediate widths of the DSv4.1 shapes, the widest row it takes (two groups a lane) and a row
-// of three blocks (one warp, most lanes idle); in element order and interleaved. (9 rows at least:
+// rebasing give on the CPU, bit for bit, on bf16 rows with the awkward blocks: the model width of
+// the DSv4.1 shapes (two groups a lane, 320 threads) and their intermediate width (one group a
+// lane), the widest row it takes (two groups, 1024 threads) and a row of three blocks (one warp,
+// most lanes idle); in element order and interleaved. (9 rows at least:
 // awkward_rows puts its special blocks in rows 0-8.)
 TEST_CASE("GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU", "[gpu][quant]") {
     for (const auto& [rows, cols] : {std::pair{48, 5120}, std::pair{37, 2304}, std::pair{9, 16384}, std::pair{9, 96}})

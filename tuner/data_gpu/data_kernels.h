@@ -33,8 +33,10 @@ inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, 
 // mxfp8_quant_wide<threads>: bf16 -> MXFP8 (dynamic scales) -> the wide layout, in one pass.
 inline constexpr const char* kQuantBf16Wide = "mxfp8_quant_wide<256>";
 // mxfp8_quant_rebased<threads, groups a thread, interleave>: bf16 -> MXFP8 -> rebased rows, in one pass;
-// a workgroup a row, one group of 8 elements a lane up to 8192 columns, two up to 16384.
+// a workgroup a row, one group of 8 elements a lane up to 4096 columns (kQuantRebasedTwoGroups groups),
+// two up to 16384 (mxfp8_quant_gpu.cpp).
 inline constexpr int kQuantRebasedThreads = 1024;
+inline constexpr int kQuantRebasedTwoGroups = 512;
 inline constexpr const char* kQuantBf16Rebased[2][2] = {
     {"mxfp8_quant_rebased<1024, 1, false>", "mxfp8_quant_rebased<1024, 1, true>"},
     {"mxfp8_quant_rebased<1024, 2, false>", "mxfp8_quant_rebased<1024, 2, true>"}};  // [groups - 1][interleave]

@@ -1,5 +1,7 @@
 #include "data_gpu/mxfp8_quant_gpu.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -79,8 +81,12 @@ void enqueue_quantize_mxfp8_bf16_rebased(const DataKernels& kernels, const uint1
                                     std::to_string(kQuantizeRebasedMaxCols) + ")");
     const int groups = cols / 8;  // 8 elements a lane, 4 lanes a block
     if (rows == 0) return;
-    // As few groups a lane as the row needs, then as few whole warps as hold the row.
-    const int per_lane = (groups + kQuantRebasedThreads - 1) / kQuantRebasedThreads;
+    // Two groups a lane past 512 groups (4096 columns), as few whole warps as then hold the row:
+    // each lane keeps two loads in flight (at 5120 columns 320 threads a row, the kernel 35.2 ->
+    // 29.5 us at 4096 tokens on the H200, docs/kernel-design.md session 33), within the kernels there
+    // are (one group a lane up to 4096 columns).
+    constexpr int kPerLaneMax = static_cast<int>(std::size(kQuantBf16Rebased));
+    const int per_lane = std::min(kPerLaneMax, (groups + kQuantRebasedTwoGroups - 1) / kQuantRebasedTwoGroups);
     const unsigned threads = unsigned((groups + per_lane - 1) / per_lane + 31) / 32 * 32;
     kernels.kernel(kQuantBf16Rebased[per_lane - 1][interleave_words ? 1 : 0])
         .launch({{unsigned(rows)}, {threads}}, stream, x, rows, cols, rebased, bases);  // a workgroup a row
