@@ -35,7 +35,7 @@ struct MxFp8ChunkCopy {
     static_assert(ROWS_IN_REGISTERS || kActUnits % 4 == 0, "the rows read as whole 16-byte vectors");
     static constexpr int kBlockUnits = kMxRebasedChunkBytes / 16;
     static_assert(TILE_N % kMxRebasedBlockRows == 0 && kBlockUnits % THREADS == 0,
-                  "whole weight blocks; a thread's units of one block at the same place in each");
+                  "whole 64-row weight blocks, THREADS dividing a block's 512 units");
 
     const unsigned char* act;
     unsigned act_row[ROWS_IN_REGISTERS ? kActUnits : 1];

@@ -95,8 +95,9 @@ struct MxMoeFp8WsGemm {
     };
 
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
-    // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h); w_base, their bases; n0,
-    // the tile's first weight row. valid false: the tile lies past the sorted rows (the walk ends).
+    // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h); w_base,
+    // their bases; n0, the tile's first weight row. valid false: the tile lies past the sorted rows
+    // (the walk ends).
     struct Tile {
         bool valid;
         const int* rows;

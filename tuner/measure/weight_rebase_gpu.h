@@ -1,7 +1,8 @@
 #pragma once
 // Expert weights in the kernel layout -> rebased rows (kernel_templates/weight_rebase.hip,
 // common/mx_rebase.h), what the shared-operand FP8 warpgroup kernels read (kernels::weight_copy):
-// e4m3 [experts * rows, cols] and one e8m0 base per row, in the kernel layout's row order.
+// e4m3 [experts * rows, cols] in the blocks of common/rebased_weight_layout.h and one e8m0 base per
+// row, in the kernel layout's row order.
 // Byte for byte formats::rebase_coded_weights.
 #include <cstddef>
 #include <cstdint>
