@@ -128,8 +128,8 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
 }
 
-void enqueue_stage2(const StageLaunch& stage, const data::DataKernels& data_kernels, const gpu::Kernel& reduce,
-                    const data::DeviceSortedRouting& sorted, const Stage2Buffers& io, const gpu::Stream& stream) {
+void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,
+                    const Stage2Buffers& io, const gpu::Stream& stream) {
     require_wide_input(stage, io.act_wide);
     const data::MoeShape& s = stage.shape;
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;

@@ -103,7 +103,7 @@ struct Stage2Buffers {
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
                     const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream);
 // `reduce`: moe_reduce.hip's kernel (measure::harness_kernel_names::kReduce), run in reduce mode.
-void enqueue_stage2(const StageLaunch& stage, const data::DataKernels& data_kernels, const gpu::Kernel& reduce,
-                    const data::DeviceSortedRouting& sorted, const Stage2Buffers& io, const gpu::Stream& stream);
+void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,
+                    const Stage2Buffers& io, const gpu::Stream& stream);
 
 }  // namespace moetune::launch

@@ -135,7 +135,7 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
                                    .w2_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
-    launch::enqueue_stage2(stage_, data_kernels_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
+    launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
 }
 
 std::vector<float> CandidateLaunch::output(int copy) const {

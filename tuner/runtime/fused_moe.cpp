@@ -208,7 +208,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
-    launch::enqueue_stage2(stage2, *data_kernels, support->kernel(measure::harness_kernel_names::kReduce), sorted,
+    launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted,
                            {.act = ws.stage1_out.data(),
                             .act_scale = ws.stage1_out_scale.data(),
                             .act_wide = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
