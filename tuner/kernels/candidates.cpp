@@ -152,7 +152,7 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
 //    times it); stage 2: atomic or reduce, tile_m = the sort block or half of it (_sbm, as
 //    AITER's tuner);
 //  - the warp-specialised twin (_ws) of each FP8 shared-operand warpgroup tile of 128-256 rows, and
-//    of the 128-wide ones a 192-wide one;
+//    of the 128-wide ones a 192-wide one (128 and 256 rows) and a 256-wide one (64 and 128 rows);
 //  - the MMA paths asked for (EnumerationOptions::mma_paths), outermost: the FP8 path's configs
 //    first, then the same configs on the bf16 path;
 // then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
