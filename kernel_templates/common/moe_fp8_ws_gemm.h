@@ -90,6 +90,8 @@ struct MxMoeFp8WsGemm {
         moetune_u64 done[2];         // the consumers' epilogue of the slot's tile is done (every consumer warp)
         int tile[2];                 // the slot's tile; -1: the walk has ended
         int next[2];                 // the tile the producers take after the slot's
+        unsigned live[2];            // bit b: the slot's 64-row block b holds a real row (one block a consumer
+                                     // warpgroup only: consume)
         unsigned char row_base[2][TILE_M];
         unsigned char column_base[2][TILE_N];
     };
@@ -159,13 +161,17 @@ private:
             if (p == 0) {
                 sh.tile[slot] = next.valid ? tile : -1;
                 if (next.valid) sh.next[slot] = mx_take_tile();
+                if constexpr (kBlocks == 1) sh.live[slot] = 0;
             }
             mx_named_barrier(1, kProducerThreads);  // the slot's rows and next tile are stored
             if (next.valid) {
+                unsigned live = 0;
                 for (int r = p; r < TILE_M; r += kProducerThreads) {
                     const int row = next.rows[r];
                     sh.row_base[slot][r] = act_base[row >= 0 ? row : 0];
+                    live |= unsigned(row >= 0) << (r / 64);
                 }
+                if (kBlocks == 1 && live != 0) atomicOr(&sh.live[slot], live);
                 for (int n = p; n < TILE_N; n += kProducerThreads) sh.column_base[slot][n] = next.w_base[next.n0 + n];
             }
             mx_mbarrier_arrive(&sh.ready[slot]);
@@ -207,6 +213,11 @@ private:
             mx_mbarrier_wait(&sh.ready[slot], (t >> 1) & 1);
             const int tile = sh.tile[slot];
             if (tile < 0) break;
+            // A warpgroup of one row block that holds padding only (the end of an expert's rows: a
+            // sort block's real rows come first) neither multiplies nor stores it. (With two blocks a
+            // warpgroup, choosing its products at run time made ptxas fence the accumulators and
+            // the 128 x 128 and 128 x 192 tiles 1.3-2 times slower: those multiply every block.)
+            const unsigned live = kBlocks == 1 ? (sh.live[slot] >> (block_row(warpgroup, 0) / 64)) & 1u : 1u;
 #pragma unroll
             for (int i = 0; i < kBlocks; ++i)
 #pragma unroll
@@ -217,7 +228,7 @@ private:
                 const int s = chunk % kStages;
                 mx_mbarrier_wait(&sh.full[s], (chunk / kStages) & 1);
                 mx_fence_shared_for_async();  // the producers' copies, seen through the barrier, for wgmma
-                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16));
+                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), live);
                 mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
                 pin();
                 if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
@@ -227,6 +238,7 @@ private:
             release(sh.empty[(chunk - 1) % kStages]);
 #pragma unroll
             for (int i = 0; i < kBlocks; ++i) {
+                if (live == 0) continue;
                 const int m0 = block_row(warpgroup, i) + warp_row;
                 mx_apply_rebase_bases<NJ>(acc_[i][0], sh.row_base[slot] + m0, sh.column_base[slot]);
                 finish(tile, slot, MxAccumulatorBlock<NJ>{acc_[i]}, m0);
@@ -240,8 +252,11 @@ private:
     __device__ static int block_row(int warpgroup, int i) { return (warpgroup + kConsumers * i) * 64; }
 
     // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
-    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units) {
+    // live: the warpgroup's row block holds a real row (bit 0; see consume).
+    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units,
+                             unsigned live) {
         pin();
+        if (kBlocks == 1 && live == 0) return;
         mx_wgmma_fence();
 #pragma unroll
         for (int s = 0; s < 4; ++s)
