@@ -48,18 +48,18 @@ __device__ inline void mxfp8_amax_step(float v, float& amax) {
     if (!mx_is_nan(amax) && (mx_is_nan(a) || a > amax)) amax = a;
 }
 
-struct alignas(16) mxfp8_bytes16 {
-    unsigned char b[16];
+struct alignas(16) mxfp8_vector {
+    moetune_u32 w[4];  // 16 e4m3 bytes, little-endian words
 };
 
-// Block b of x quantised: its e4m3 bytes into `bytes` (as two 16-byte vectors), its scale returned.
+// Block b of x quantised: its e4m3 bytes into `words` (two 16-byte vectors), its scale returned.
 // IN: float or unsigned short (bf16 bits). ROUND_TO_BF16: round float input to bf16 first (the
 // stage-1 output, which AITER's non-fused path writes as bf16; quantize_stage1_output on the CPU).
 // UNIT_SCALES: every scale 127 and the values cast as they are (AITER's tuner feeds a8w4 candidates
 // that way), else AITER's dynamic MXFP8 scales.
 template <typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
 __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, unsigned long long b, bool aligned,
-                                                     mxfp8_bytes16 (&bytes)[2]) {
+                                                     mxfp8_vector (&words)[2]) {
     float v[32];
     mxfp8_load_elements(x, b * 32, aligned, v);
     float amax = 0.0f;
@@ -68,11 +68,8 @@ __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, u
         mxfp8_amax_step(v[i], amax);
     }
     const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
-    for (int i = 0; i < 32; i += 2) {
-        const unsigned short pair = mx_quantize_mxfp8_pair(v[i], v[i + 1], scale);
-        bytes[i / 16].b[i % 16] = (unsigned char)pair;
-        bytes[i / 16].b[i % 16 + 1] = (unsigned char)(pair >> 8);
-    }
+    for (int q = 0; q < 2; ++q)
+        for (int w = 0; w < 4; ++w) words[q].w[w] = mx_quantize_mxfp8_word(v + 16 * q + 4 * w, scale);
     return scale;
 }
 
@@ -84,11 +81,11 @@ __global__ void __launch_bounds__(THREADS)
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
-        mxfp8_bytes16 bytes[2];
-        scales[b] = mxfp8_quantize_block<IN, ROUND_TO_BF16, UNIT_SCALES>(x, b, aligned, bytes);
-        mxfp8_bytes16* out = (mxfp8_bytes16*)(values + b * 32);
-        out[0] = bytes[0];
-        out[1] = bytes[1];
+        mxfp8_vector words[2];
+        scales[b] = mxfp8_quantize_block<IN, ROUND_TO_BF16, UNIT_SCALES>(x, b, aligned, words);
+        mxfp8_vector* out = reinterpret_cast<mxfp8_vector*>(values + b * 32);
+        out[0] = words[0];
+        out[1] = words[1];
     }
 }
 
@@ -132,14 +129,8 @@ __global__ void __launch_bounds__(THREADS)
         float v[8] = {};
         if (active) mxfp8_load_elements(x, g * 8, aligned, v);
         const unsigned char scale = mxfp8_group_scale(v, lane);
-        unsigned char bytes[8];
-        for (int i = 0; i < 8; i += 2) {
-            const unsigned short pair = mx_quantize_mxfp8_pair(v[i], v[i + 1], scale);
-            bytes[i] = (unsigned char)pair;
-            bytes[i + 1] = (unsigned char)(pair >> 8);
-        }
         moetune_u32 out[4];
-        mx_wide_group(mx_e4m3_word(bytes), mx_e4m3_word(bytes + 4), scale, out);
+        mx_wide_group(mx_quantize_mxfp8_word(v, scale), mx_quantize_mxfp8_word(v + 4, scale), scale, out);
         if (active) *reinterpret_cast<mx_wide_vector*>(wide + g * 8) = mx_wide_vector{{out[0], out[1], out[2], out[3]}};
     }
 }
@@ -191,12 +182,7 @@ __global__ void __launch_bounds__(THREADS)
             const int k = int(top) - int(scale[i]);
             moetune_u32 words[2];
 #pragma unroll
-            for (int w = 0; w < 2; ++w) {
-                const float* e = v[i] + 4 * w;
-                words[w] = mx_e4m3_rebase_word(moetune_u32(mx_quantize_mxfp8_pair(e[0], e[1], scale[i])) |
-                                                   (moetune_u32(mx_quantize_mxfp8_pair(e[2], e[3], scale[i])) << 16),
-                                               k);
-            }
+            for (int w = 0; w < 2; ++w) words[w] = mx_e4m3_rebase_word(mx_quantize_mxfp8_word(v[i] + 4 * w, scale[i]), k);
             const int q = g % 4;
             moetune_u32* block = reinterpret_cast<moetune_u32*>(rebased + (long long)row * cols) + (g / 4) * 8;
             block[INTERLEAVE ? q : 2 * q] = words[0];

@@ -171,6 +171,12 @@ MOETUNE_HD unsigned short mx_quantize_mxfp8_pair(float lo, float hi, unsigned ch
 #endif
 }
 
+// Four consecutive elements e[0..3] of one block as a little-endian word of e4m3 bytes (e[0] lowest).
+MOETUNE_HD moetune_u32 mx_quantize_mxfp8_word(const float* e, unsigned char e8m0) {
+    return moetune_u32(mx_quantize_mxfp8_pair(e[0], e[1], e8m0)) |
+           (moetune_u32(mx_quantize_mxfp8_pair(e[2], e[3], e8m0)) << 16);
+}
+
 // MXFP4: q = e2m1(x / scale), done as x * 2^(127 - b) (exact).
 MOETUNE_HD unsigned mx_quantize_mxfp4_element(float x, unsigned char e8m0) {
     return mx_float_to_e2m1(x * mx_e8m0_reciprocal(e8m0));
