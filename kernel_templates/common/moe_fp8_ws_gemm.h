@@ -254,11 +254,11 @@ private:
     __device__ static int block_row(int warpgroup, int i) { return (warpgroup + kConsumers * i) * 64; }
 
     // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
-    // live: the warpgroup's row block holds a real row (bit 0; see consume).
+    // live 0: the warpgroup's one row block holds padding only (consume); it issues nothing.
     __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units,
                              unsigned live) {
         pin();
-        if (kBlocks == 1 && live == 0) return;
+        if (live == 0) return;
         mx_wgmma_fence();
 #pragma unroll
         for (int s = 0; s < 4; ++s)
