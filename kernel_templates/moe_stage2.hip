@@ -67,9 +67,9 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     __shared__ int walk_next;
     // Row r of a tile from its sorted entry and routing weight.
     auto store_row = [&](int id, float weight, int r, RowTables& t) {
-        const int token = id & 0xFFFFFF;
+        const int token = mx_sorted_token(id);
         t.token[r] = token < args.tokens ? token : -1;
-        t.act_row[r] = token < args.tokens ? token * args.topk + (id >> 24) : -1;
+        t.act_row[r] = token < args.tokens ? token * args.topk + mx_sorted_slot(id) : -1;
         t.weight[r] = weight;
     };
     int* act_row = row_tables[0].act_row;

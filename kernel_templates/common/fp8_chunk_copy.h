@@ -2,8 +2,8 @@
 // The copies of one 128-wide K chunk of an FP8 shared-operand tile into its buffer (both FP8
 // warpgroup loops: moe_fp8_wgmma_gemm.h, where every thread of the workgroup copies, and
 // moe_fp8_ws_gemm.h, where a producer warpgroup does): the tile's activation rows, then its weight
-// rows, each a 128-byte row of e4m3 in the 128-byte swizzle the wgmma descriptors read (16-byte unit
-// u of row r at (u ^ r % 8) * 16). Thread `tid` of THREADS copies unit tid % 8 of kActUnits
+// rows, each a 128-byte row of e4m3 in the 128-byte swizzle the wgmma descriptors read
+// (mx_swizzle128_slot). Thread `tid` of THREADS copies unit tid % 8 of kActUnits
 // activation rows a chunk; the 8 threads of a quarter warp copy one row's 128 bytes (one read, 8
 // different bank groups). Padding rows are zero-filled without a read.
 //
@@ -13,8 +13,8 @@
 //
 // Which activation rows, ROWS_IN_REGISTERS:
 //  - true: rows tid / 8, + THREADS / 8, ..., kept in registers for the whole tile as indices, not
-//    pointers (two pointers a unit spilled the 256-row tiles of 512 threads); act_real bit i: unit
-//    i's row is real. Unit i lies i THREADS / 8 rows (a multiple of 8: the same swizzle phase) below
+//    pointers (two pointers a unit spilled the 256-row tiles of 512 threads), and a bit a unit: its
+//    row is real. Unit i lies i THREADS / 8 rows (a multiple of 8: the same swizzle phase) below
 //    unit 0, i.e. i THREADS * 16 bytes further.
 //  - false: the kActUnits consecutive rows from (tid / 8) kActUnits, read from the tile's row table
 //    in shared memory at every chunk as 16-byte vectors (the warp-specialised loop's producers, whose
@@ -22,6 +22,17 @@
 //    its copy left the producers stalled on shared memory 40 % of the time, ncu).
 #include "memory.h"
 #include "rebased_weight_layout.h"
+
+// Where a thread of MxFp8ChunkCopy finds its UNITS activation rows (ROWS_IN_REGISTERS above).
+template <int UNITS, bool ROWS_IN_REGISTERS>
+struct MxFp8ActRows {
+    unsigned row[UNITS];  // unit i's activation row (0 for padding)
+    unsigned real;        // bit i: unit i's row is real
+};
+template <int UNITS>
+struct MxFp8ActRows<UNITS, false> {
+    const int* first;  // this thread's first row in the tile's row table
+};
 
 template <int TILE_M, int TILE_N, int THREADS, bool ROWS_IN_REGISTERS = true>
 struct MxFp8ChunkCopy {
@@ -38,9 +49,7 @@ struct MxFp8ChunkCopy {
                   "whole 64-row weight blocks, THREADS dividing a block's 512 units");
 
     const unsigned char* act;
-    unsigned act_row[ROWS_IN_REGISTERS ? kActUnits : 1];
-    unsigned act_real;
-    const int* first_row;  // !ROWS_IN_REGISTERS: this thread's first row in the row table
+    MxFp8ActRows<kActUnits, ROWS_IN_REGISTERS> unit_rows;
     const unsigned char* weights;  // the tile's first weight block (rebased_weight_layout.h)
     int K;
 
@@ -49,15 +58,16 @@ struct MxFp8ChunkCopy {
     __device__ MxFp8ChunkCopy(const unsigned char* __restrict__ act_rows, const int* tile_rows,
                               const unsigned char* __restrict__ w, int n0, int k, int tid) {
         act = act_rows + (tid % 8) * 16;
-        act_real = 0;
-        first_row = tile_rows + (tid / 8) * kActUnits;
         if constexpr (ROWS_IN_REGISTERS) {
+            unit_rows.real = 0;
 #pragma unroll
             for (int i = 0; i < kActUnits; ++i) {
                 const int tile_row = tile_rows[(tid + i * THREADS) / 8];
-                act_row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
-                act_real |= unsigned(tile_row >= 0) << i;
+                unit_rows.row[i] = unsigned(tile_row >= 0 ? tile_row : 0);
+                unit_rows.real |= unsigned(tile_row >= 0) << i;
             }
+        } else {
+            unit_rows.first = tile_rows + (tid / 8) * kActUnits;
         }
         weights = w + (long long)n0 * k;
         K = k;
@@ -94,21 +104,21 @@ struct MxFp8ChunkCopy {
         const unsigned char* act_chunk = act + k128 * 128;
         if constexpr (ROWS_IN_REGISTERS) {
             const int r = tid / 8;
-            unsigned char* first = buffer + r * kRowBytes + ((u ^ (r & 7)) << 4);
+            unsigned char* first = buffer + r * kRowBytes + (mx_swizzle128_slot(r, u) << 4);
 #pragma unroll
             for (int i = 0; i < kActUnits; ++i)
-                mx_cp_async16(first + i * THREADS * 16, act_chunk + (unsigned long long)act_row[i] * unsigned(K),
-                              (act_real >> i) & 1u);
+                mx_cp_async16(first + i * THREADS * 16, act_chunk + (unsigned long long)unit_rows.row[i] * unsigned(K),
+                              (unit_rows.real >> i) & 1u);
         } else {
             const int r0 = (tid / 8) * kActUnits;
 #pragma unroll
             for (int i = 0; i < kActUnits; i += 4) {
-                const int4 v = *reinterpret_cast<const int4*>(first_row + i);
+                const int4 v = *reinterpret_cast<const int4*>(unit_rows.first + i);
                 const int rows[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
                     const int r = r0 + i + e;
-                    mx_cp_async16(buffer + r * kRowBytes + ((u ^ (r & 7)) << 4),
+                    mx_cp_async16(buffer + r * kRowBytes + (mx_swizzle128_slot(r, u) << 4),
                                   act_chunk + (unsigned long long)unsigned(rows[e] >= 0 ? rows[e] : 0) * unsigned(K),
                                   rows[e] >= 0);
                 }

@@ -230,7 +230,7 @@ private:
             const int q = u % 8, r = (u / 8) % TILE_M, c = u / (8 * TILE_M);
             if (c >= chunks) break;
             const int row = tile_rows[r];
-            mx_cp_async16(buffer + (c * TILE_M + r) * kRowBytes + ((q ^ (r & 7)) << 4),
+            mx_cp_async16(buffer + (c * TILE_M + r) * kRowBytes + (mx_swizzle128_slot(r, q) << 4),
                           act + (long long)(row >= 0 ? row : 0) * K + (first + c) * 128 + q * 16, row >= 0);
         }
         mx_cp_async_commit();

@@ -167,13 +167,15 @@ private:
             }
             mx_named_barrier(1, kProducerThreads);  // the slot's rows and next tile are stored
             if (next.valid) {
-                unsigned live = 0;
+                unsigned live = 0;  // (only the consumers of one row block read it)
                 for (int r = p; r < TILE_M; r += kProducerThreads) {
                     const int row = next.rows[r];
                     sh.row_base[slot][r] = act_base[row >= 0 ? row : 0];
-                    live |= unsigned(row >= 0) << (r / 64);
+                    if constexpr (kBlocks == 1) live |= unsigned(row >= 0) << (r / 64);
                 }
-                if (kBlocks == 1 && live != 0) atomicOr(&sh.live[slot], live);
+                if constexpr (kBlocks == 1) {
+                    if (live != 0) atomicOr(&sh.live[slot], live);
+                }
                 for (int n = p; n < TILE_N; n += kProducerThreads) sh.column_base[slot][n] = next.w_base[next.n0 + n];
             }
             mx_mbarrier_arrive(&sh.ready[slot]);

@@ -294,12 +294,16 @@ __device__ inline void mx_warp_origin(int mn_warp, int& m0, int& n0) {
     }
 }
 
-// A sorted entry (slot << 24 | token) as row r's token (-1 for padding, whose token field is M) and
+// The fields of a sorted entry (slot << 24 | token, moe_sort.hip): the token (M for padding) and the
 // top-k slot.
+__device__ inline int mx_sorted_token(int id) { return id & 0xFFFFFF; }
+__device__ inline int mx_sorted_slot(int id) { return id >> 24; }
+
+// A sorted entry as row r's token (-1 for padding) and top-k slot.
 __device__ inline void mx_store_sorted_row(int id, int tokens, int r, int* token_of_row, int* slot_of_row) {
-    const int token = id & 0xFFFFFF;
+    const int token = mx_sorted_token(id);
     token_of_row[r] = token < tokens ? token : -1;
-    slot_of_row[r] = id >> 24;
+    slot_of_row[r] = mx_sorted_slot(id);
 }
 
 // Reads the CTA's TILE_M sorted entries (starting at `first`) into shared memory (mx_store_sorted_row).

@@ -62,10 +62,15 @@ MOETUNE_HD constexpr int mx_wgmma_chunks_per_pass(int weight_vectors_per_thread,
     return weight_vectors_per_thread > 1 && threads < 512 ? 2 : 1;
 }
 
+// The 128-byte swizzle the wgmma descriptors read: 16-byte unit u (0..7) of a 128-byte row lies in
+// slot u ^ row % 8 of the row, so that the 8 rows of a 1024-byte period put a unit in 8 different
+// bank groups. (Callers add row * 128 + slot * 16 in their own integer width.)
+MOETUNE_HD constexpr int mx_swizzle128_slot(int row, int unit) { return unit ^ (row & 7); }
+
 // The wgmma layout (K-major, 128-byte swizzle) of a region of `rows` rows: two atom columns of
 // 64 K each (rows x 128 bytes), 16-byte unit u of a row at (u % 8) ^ (row % 8) of its column.
 MOETUNE_HD int mx_wgmma_unit_offset(int rows, int row, int unit) {
-    return (unit >> 3) * rows * 128 + row * 128 + (((unit & 7) ^ (row & 7)) << 4);
+    return (unit >> 3) * rows * 128 + row * 128 + (mx_swizzle128_slot(row, unit & 7) << 4);
 }
 
 // B unit u of weight row `row` in the warp-product layout.
