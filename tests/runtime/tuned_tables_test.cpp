@@ -92,6 +92,21 @@ TEST_CASE("lookup matches gfx, cu_num and the shape exactly, and passes over act
     CHECK(on_h200(t, 64, other)->source == silu->source);
 }
 
+TEST_CASE("a blank gfx cell is the arch AITER infers from cu_num, or, where it infers none, any GPU's") {
+    const moetune::test::TempDir dir("runtime_blank_gfx");
+    const std::string path = (dir / "blank_gfx.csv").string();
+    std::string text = moetune::test::read_text(runtime_fixture("sm90_a.csv"));
+    const auto blank = [&](const std::string& from, const std::string& to) { text.replace(text.find(from), from.size(), to); };
+    blank("\nsm_90,132,1,", "\n,132,1,");  // 132 CUs: no arch inferred, the row serves the GPU it runs on
+    blank("\nsm_90,132,4,", "\n,256,4,");  // 256 CUs: gfx950's row
+    std::ofstream(path) << text;
+    const TunedTables t = TunedTables::load({path});
+    CHECK(on_h200(t, 1));
+    CHECK(t.lookup(dsv41_flash_key(), 1, "gfx1250", 132));
+    CHECK(t.lookup(dsv41_flash_key(), 4, "gfx950", 256));
+    CHECK_FALSE(t.lookup(dsv41_flash_key(), 4, "gfx1250", 256));
+}
+
 TEST_CASE("rows tagged flydsl_fallback are dropped as AITER's loader drops them") {
     const TunedTables t = TunedTables::load({runtime_fixture("sm90_a.csv")});
     CHECK_FALSE(on_h200(t, 8));

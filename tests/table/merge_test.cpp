@@ -39,9 +39,21 @@ TEST_CASE("merge: columns a later file adds go before tflops; missing cells get 
     CHECK(column_of(m.merged, col::tag) == std::vector<std::string>{"", "", "exact-m4"});
 }
 
+TEST_CASE("merge: a blank gfx cell is filled from cu_num and deduplicated as AITER's merge does") {
+    const std::string shape = moetune::test::kShapeCells;
+    const std::string cols = "gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,"
+                             "q_type,use_g1u1,doweight_stage1,us\n";
+    const Table a = parse_table(cols + "gfx950,256," + shape + ",20.0\n", "a.csv");
+    const Table b = parse_table(cols + ",256," + shape + ",19.0\n,128," + shape + ",18.0\n", "b.csv");
+    const MergeResult m = merge_tables({a, b}, DuplicatePolicy::lowest_us);
+    REQUIRE(m.merged.rows.size() == 2);
+    CHECK(m.dropped.size() == 1);
+    CHECK(column_of(m.merged, col::gfx) == std::vector<std::string>{"gfx950", ""});
+    CHECK(column_of(m.merged, col::us) == std::vector<std::string>{"19.0", "18.0"});
+}
+
 TEST_CASE("merge: without a tflops column, a new column goes before the last one") {
-    const std::string shape = "1,7168,512,384,6,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
-                              "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0";
+    const std::string shape = moetune::test::kShapeCells;
     const std::string cols = "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,"
                              "use_g1u1,doweight_stage1,cu_num";
     const Table a = parse_table(cols + ",us,kernelName1\n" + shape + ",256,10.0,k\n", "a.csv");

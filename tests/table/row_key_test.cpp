@@ -31,6 +31,20 @@ TEST_CASE("keys: an unknown cu_num infers no gfx") {
     CHECK(effective_gfx(legacy, legacy.rows[2]).empty());
 }
 
+TEST_CASE("keys: a blank gfx cell is inferred from cu_num, as AITER backfills it") {
+    const std::string shape = moetune::test::kShapeCells;
+    const Table t = parse_table("gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,"
+                                "q_type,use_g1u1,doweight_stage1,us\n"
+                                "gfx950,256," + shape + ",20.0\n"
+                                ",256," + shape + ",19.0\n"
+                                " ,128," + shape + ",18.0\n",
+                                "blank_gfx.csv");
+    CHECK(effective_gfx(t, t.rows[1]) == "gfx950");
+    CHECK(dedup_key(t, t.rows[0]) == dedup_key(t, t.rows[1]));
+    CHECK(lookup_key_ignoring_act_type(t, t.rows[0], true) == lookup_key_ignoring_act_type(t, t.rows[1], true));
+    CHECK(effective_gfx(t, t.rows[2]).empty());  // no arch for 128 CUs: the GPU AITER runs on
+}
+
 TEST_CASE("keys: _tag is part of the dedup key, not of the lookup key") {
     const Table t = parse_table(
         "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1,"

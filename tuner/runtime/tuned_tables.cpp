@@ -9,6 +9,7 @@
 #include "runtime/tuned_row_check.h"
 #include "table/bucket.h"
 #include "table/cell_value.h"
+#include "table/gfx_inference.h"
 #include "table/merge.h"
 #include "table/row_key.h"
 #include "table/schema.h"
@@ -20,12 +21,14 @@ struct TunedTables::Impl {
     std::vector<KernelPlan> rows;  // in merged order; `bucket` is filled in by lookup
     std::unordered_map<std::string, std::size_t> first_row;  // lookup key -> its first row
 
-    // The first row of the key at `bucket`. A row without a gfx (a legacy table whose cu_num names no
-    // arch) matches any gfx: AITER fills in the arch of the GPU it runs on.
+    // The first row of the key at `bucket`. A row without a gfx whose cu_num names no arch matches any
+    // gfx: AITER fills in the arch of the GPU it runs on. (Where cu_num names one, such a row has it:
+    // table::effective_gfx.)
     std::optional<std::size_t> find(const MoeShapeKey& shape, long long bucket, std::string_view gfx,
                                     int cu_num) const {
         std::optional<std::size_t> first;
         for (std::string_view row_gfx : {gfx, std::string_view()}) {
+            if (row_gfx.empty() && table::gfx_from_cu_num(cu_num)) break;
             const auto it = first_row.find(runtime::lookup_key(shape, bucket, row_gfx, cu_num));
             if (it != first_row.end() && (!first || it->second < *first)) first = it->second;
         }

@@ -4,7 +4,6 @@
 
 #include "common/input_error.h"
 #include "table/cell_value.h"
-#include "table/gfx_inference.h"
 #include "table/grouping.h"
 #include "table/keeper.h"
 #include "table/row_key.h"
@@ -39,15 +38,20 @@ std::vector<std::string> union_columns(const std::vector<Table>& inputs) {
     return columns;
 }
 
-// The value AITER fills in for a column the whole file lacks.
+// The value AITER fills in for a column the whole file lacks. (gfx: AITER falls back to the live
+// GPU's arch for other CU counts; left blank, its loader does the same.)
 std::string fill_value(const Table& t, const TableRow& r, std::string_view column) {
     if (column == col::tag) return "";
-    if (column == col::gfx) {
-        // AITER falls back to the live GPU's arch for other CU counts; left blank, its loader does the same.
-        const auto cu_num = parse_integer(t.cell(r, col::cu_num));
-        return cu_num ? gfx_from_cu_num(*cu_num).value_or("") : "";
-    }
+    if (column == col::gfx) return inferred_gfx(t, r);
     return "0";
+}
+
+// Row r's cell of `column` in the merged table: its own, filled in where the file lacks the column,
+// and a blank gfx inferred as AITER's merge fills it.
+std::string merged_cell(const Table& t, const TableRow& r, const std::string& column) {
+    if (!t.has_column(column)) return fill_value(t, r, column);
+    if (column == col::gfx) return effective_gfx(t, r);
+    return std::string(t.cell(r, column));
 }
 
 struct Origin {
@@ -95,7 +99,7 @@ MergeResult merge_tables(const std::vector<Table>& inputs, DuplicatePolicy polic
         for (const TableRow& r : t.rows) {
             TableRow row{r.line, merged.columns.size(), {}};
             for (const std::string& c : merged.columns)
-                row.cells.push_back(t.has_column(c) ? std::string(t.cell(r, c)) : fill_value(t, r, c));
+                row.cells.push_back(merged_cell(t, r, c));
             merged.rows.push_back(std::move(row));
             origins.push_back({&t, r.line});
         }

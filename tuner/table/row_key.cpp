@@ -24,11 +24,15 @@ std::string normalized_cell(std::string_view column, std::string_view raw) {
     return std::string(raw);
 }
 
-std::string effective_gfx(const Table& table, const TableRow& row) {
-    if (table.has_column(col::gfx)) return std::string(table.cell(row, col::gfx));
+std::string inferred_gfx(const Table& table, const TableRow& row) {
     if (const auto cu_num = parse_integer(table.cell(row, col::cu_num)))
         if (auto gfx = gfx_from_cu_num(*cu_num)) return *gfx;
     return "";
+}
+
+std::string effective_gfx(const Table& table, const TableRow& row) {
+    if (table.has_column(col::gfx) && !is_blank(table.cell(row, col::gfx))) return std::string(table.cell(row, col::gfx));
+    return inferred_gfx(table, row);
 }
 
 std::string dedup_key(const Table& table, const TableRow& row) {

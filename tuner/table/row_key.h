@@ -14,8 +14,12 @@ namespace moetune::table {
 // (also when it does not parse: such a row is a bad-value finding, not a crash).
 std::string normalized_cell(std::string_view column, std::string_view raw);
 
-// The row's gfx: its gfx cell, or for a table without a gfx column the arch AITER infers from
-// cu_num ("" when cu_num has no inferred arch: AITER then uses the GPU it runs on).
+// The arch AITER fills in for a row without a gfx (a table without the column, or a blank cell):
+// the one it infers from cu_num, "" when cu_num has none (AITER then uses the GPU it runs on).
+std::string inferred_gfx(const Table& table, const TableRow& row);
+
+// The row's gfx: its gfx cell, or where there is none (no column, or a blank cell, which AITER's
+// loader and merge backfill alike) inferred_gfx.
 std::string effective_gfx(const Table& table, const TableRow& row);
 
 // update_config_files' dedup key: the 12 shape columns + cu_num + gfx + _tag. Including the
