@@ -32,6 +32,14 @@ TEST_CASE("csv: empty lines are skipped but still counted") {
     CHECK(r[1].line == 4);
 }
 
+TEST_CASE("csv: lines of spaces and tabs only are skipped as pandas skips them, a space in a field is kept") {
+    const auto r = parse_csv("a,b\n  \n\t\r\n \t \n1, 2\n \n \t", "t.csv");
+    REQUIRE(r.size() == 2);
+    CHECK(r[1].fields == Fields{"1", " 2"});
+    CHECK(r[1].line == 5);
+    CHECK(parse_csv(" ,\n", "t.csv")[0].fields == Fields{" ", ""});  // a delimiter: a record
+}
+
 TEST_CASE("csv: quoted fields keep commas, doubled quotes and line breaks") {
     const auto r = parse_csv("x,y\n\"a,b\",\"say \"\"hi\"\"\"\n\"two\nlines\",z\nlast,row\n", "t.csv");
     REQUIRE(r.size() == 4);

@@ -12,8 +12,9 @@ public:
     std::vector<CsvRecord> records() {
         std::vector<CsvRecord> out;
         while (pos_ < text_.size()) {
-            if (at_line_end()) {  // an empty line: pandas skips it
-                consume_line_end();
+            if (blank_line()) {  // pandas skips it (its tokenizer's whitespace-line state)
+                while (pos_ < text_.size() && !at_line_end()) ++pos_;
+                if (pos_ < text_.size()) consume_line_end();
                 continue;
             }
             CsvRecord record{line_, {}};
@@ -33,6 +34,13 @@ public:
 
 private:
     bool at_line_end() const { return text_[pos_] == '\n' || text_[pos_] == '\r'; }
+
+    // Whether the line from pos_ holds nothing but spaces and tabs.
+    bool blank_line() const {
+        for (std::size_t i = pos_; i < text_.size() && text_[i] != '\n' && text_[i] != '\r'; ++i)
+            if (text_[i] != ' ' && text_[i] != '\t') return false;
+        return true;
+    }
 
     void consume_line_end() {
         if (text_[pos_] == '\r' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\n') ++pos_;
