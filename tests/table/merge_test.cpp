@@ -125,4 +125,19 @@ TEST_CASE("merge: inputs AITER could not merge are refused with file and line") 
         CHECK(e.file() == table_fixture("extra_fields.csv"));
         CHECK(e.line() == 3);
     }
+    // A cell that is not what its column holds (check's bad-value), in any column.
+    const std::string cols = "gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,"
+                             "q_type,use_g1u1,doweight_stage1,us\n";
+    const std::string row = std::string("gfx950,256,") + moetune::test::kShapeCells + ",20.0\n";
+    for (const auto& [from, to] : {std::pair{"gfx950,256,1,", "gfx950,256,1x,"}, std::pair{",20.0", ",abc"}}) {
+        std::string bad = row;
+        bad.replace(bad.find(from), std::string(from).size(), to);
+        try {
+            merge_tables({parse_table(cols + row + bad, "bad.csv")}, DuplicatePolicy::lowest_us);
+            FAIL("a malformed cell cannot be merged: " << to);
+        } catch (const InputError& e) {
+            CHECK(e.file() == "bad.csv");
+            CHECK(e.line() == 3);
+        }
+    }
 }

@@ -71,13 +71,8 @@ void check_ragged(const Table& t, const TableRow& r, std::vector<Finding>& out) 
 }
 
 void check_cells(const Table& t, const TableRow& r, std::vector<Finding>& out) {
-    for (std::size_t i = 0; i < t.columns.size(); ++i) {
-        const std::string& c = t.columns[i];
-        // After a missing field the columns of a short row cannot be trusted; its key still must be valid.
-        if (is_short_row(t, r) && !is_key_column(c)) continue;
-        if (auto problem = cell_problem(c, r.cells[i]))
-            out.push_back(make_finding(code::bad_value, t.file, r.line, *problem));
-    }
+    for (std::string& problem : cell_problems(t, r))
+        out.push_back(make_finding(code::bad_value, t.file, r.line, std::move(problem)));
 }
 
 void check_bucket(const Table& t, const TableRow& r, std::vector<Finding>& out) {
@@ -134,6 +129,17 @@ void check_kernel_names(const Table& t, const TableRow& r, std::vector<Finding>&
 }
 
 }  // namespace
+
+std::vector<std::string> cell_problems(const Table& t, const TableRow& r) {
+    std::vector<std::string> problems;
+    for (std::size_t i = 0; i < t.columns.size(); ++i) {
+        const std::string& c = t.columns[i];
+        // After a missing field the columns of a short row cannot be trusted; its key still must be valid.
+        if (is_short_row(t, r) && !is_key_column(c)) continue;
+        if (auto problem = cell_problem(c, r.cells[i])) problems.push_back(std::move(*problem));
+    }
+    return problems;
+}
 
 void check_table(const Table& t, std::vector<Finding>& out) {
     check_header(t, out);

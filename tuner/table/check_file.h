@@ -2,6 +2,7 @@
 // The findings about one table on its own: header (missing-column, gfx-inferred, empty-file) and
 // each row (bad-value, ragged-row, not-a-table for extra fields, blank-timing, unreachable-bucket,
 // unknown-kernel-name). Duplicates and twins need the whole set: check_set.h.
+#include <string>
 #include <vector>
 
 #include "table/finding.h"
@@ -10,5 +11,9 @@
 namespace moetune::table {
 
 void check_table(const Table& table, std::vector<Finding>& out);
+
+// Row r's bad-value problems ("token '0' is not a whole number >= 1"), column by column; a short
+// row's cells past its key are not judged (after a missing field they cannot be trusted).
+std::vector<std::string> cell_problems(const Table& table, const TableRow& row);
 
 }  // namespace moetune::table

@@ -36,7 +36,8 @@ struct MergeResult {
 };
 
 // Throws InputError for an input AITER could not merge either: an untuned table, a missing key
-// column (12 shape columns + cu_num), a row with more fields than its header.
+// column (12 shape columns + cu_num), a row with more fields than its header, a cell that is not
+// what its column holds (check's bad-value).
 MergeResult merge_tables(const std::vector<Table>& inputs, DuplicatePolicy policy);
 
 }  // namespace moetune::table
