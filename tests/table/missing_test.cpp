@@ -56,9 +56,25 @@ TEST_CASE("missing: no tuned table leaves every pair missing") {
     CHECK(r.missing.size() == 4);
 }
 
+TEST_CASE("missing: a row at 32768 covers 131072 too, where AITER retries the smaller tier") {
+    const std::string cols = "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
+                             "doweight_stage1";
+    const std::string shape = std::string(moetune::test::kShapeCells).substr(1);  // without the token
+    const Table shapes = parse_table(cols + "\n32768" + shape + "\n131072" + shape + "\n", "shapes.csv");
+    MissingReport none = find_missing(shapes, {parse_table(cols + ",us\n131072" + shape + ",9.0\n", "t.csv")}, {});
+    CHECK(none.missing.size() == 1);  // 32768 itself: a 131072 row does not serve it
+    const MissingReport large = find_missing(shapes, {parse_table(cols + ",us\n32768" + shape + ",9.0\n", "t.csv")}, {});
+    CHECK(large.pairs == 2);
+    CHECK(large.missing.empty());
+}
+
 TEST_CASE("missing: a shapes row that is not a shape is an input error") {
     CHECK_THROWS_AS(find_missing(read_table(table_fixture("bad_values.csv")), {}, {}), moetune::InputError);
     CHECK_THROWS_AS(find_missing(read_table(table_fixture("clean_untuned.csv")),
                                  {read_table(table_fixture("missing_column.csv"))}, {}),
+                    moetune::InputError);
+    // An untuned table as the tuned one would cover every shape it lists.
+    CHECK_THROWS_AS(find_missing(read_table(table_fixture("clean_untuned.csv")),
+                                 {read_table(table_fixture("clean_untuned.csv"))}, {}),
                     moetune::InputError);
 }

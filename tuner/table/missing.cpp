@@ -29,6 +29,8 @@ bool counts_as_cover(const Table& t, const TableRow& r, const MissingQuery& q) {
 std::unordered_set<std::string> covered_keys(const std::vector<Table>& tuned, const MissingQuery& q) {
     std::unordered_set<std::string> keys;
     for (const Table& t : tuned) {
+        if (t.kind() != TableKind::tuned)  // an untuned table would cover every shape it lists
+            throw InputError(t.file, t.header_line, "not a tuned table (no result columns such as us, kernelName1)");
         for (std::string_view c : kShapeColumns)
             if (!t.has_column(c)) throw InputError(t.file, t.header_line, "no " + std::string(c) + " column");
         for (const TableRow& r : t.rows) {
@@ -78,8 +80,14 @@ MissingReport find_missing(const Table& shapes, const std::vector<Table>& tuned,
     MissingReport report;
     const std::vector<TableShape> pairs = wanted_pairs(shapes, query);
     report.pairs = pairs.size();
+    const auto covers = [&](TableShape s) {
+        if (covered.count(key_of_cells(shape_cells(s)))) return true;
+        if (s.token != kHugeTier) return false;
+        s.token = kLargeTier;  // AITER retries the smaller tier when the largest has no row
+        return covered.count(key_of_cells(shape_cells(s))) > 0;
+    };
     for (const TableShape& s : pairs)
-        if (!covered.count(key_of_cells(shape_cells(s)))) report.missing.push_back(s);
+        if (!covers(s)) report.missing.push_back(s);
     std::sort(report.missing.begin(), report.missing.end(), shape_then_token_less);
     return report;
 }
