@@ -83,6 +83,29 @@ TEST_CASE("DSv4.1-Flash: every bucket has distinct candidates that fit sm_90a") 
     }
 }
 
+// The kernels of the tuned table the benchmarks run (docs/results/2026-12-04-h200-bulk-weights) stay
+// in the space at their buckets: a resource model that erred high would prune them silently.
+TEST_CASE("DSv4.1-Flash: the tuned table's kernels are kept at their buckets") {
+    const std::vector<std::pair<int, std::pair<const char*, const char*>>> tuned = {
+        {1, {"t16x64x512_w4_nt_wgmma_gui", "t16x128x256_atomic_nt_wgmma"}},
+        {128, {"t16x128x512_nt_wgmma_gui", "t16x128x512_atomic_nt_wgmma"}},
+        {512, {"t32x256x256_w16_nt_wgmma_gui", "t32x256x256_atomic_w16_nt_wgmma"}},
+        {1024, {"t64x256x128_smem_wgmma_ws_gui_fp8", "t64x256x128_atomic_smem_wgmma_ws"}},
+        {4096, {"t128x256x128_w12_smem_wgmma_ws_gui_fp8", "t128x256x128_atomic_w12_smem_wgmma_ws"}},
+        {16384, {"t128x256x128_w12_smem_wgmma_ws_gui_fp8", "t128x256x128_atomic_w12_smem_wgmma_ws"}}};
+    for (const auto& [tokens, kernels] : tuned) {
+        for (Stage stage : {Stage::gate_up, Stage::down}) {
+            const std::string name = std::string(stage == Stage::gate_up ? "moetune_moe1_afp8_wfp4_bf16_"
+                                                                         : "moetune_moe2_afp8_wfp4_bf16_") +
+                                     (stage == Stage::gate_up ? kernels.first : kernels.second);
+            INFO(name << " at " << tokens << " tokens");
+            const CandidateList list = enumerate_candidates(stage, dsv41_flash_ep4(tokens), sm90a());
+            CHECK(std::any_of(list.kept.begin(), list.kept.end(),
+                              [&](const KernelConfig& c) { return kernel_name(c) == name; }));
+        }
+    }
+}
+
 TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, plain reduce, stage-2 warps on wide "
           "tiles, 256-row sort blocks and 16 warps only as wgmma warpgroups") {
     std::size_t streaming_knobs = 0, reduce = 0, k_groups = 0, warpgroup_tiles = 0, bounded = 0, register_fed = 0;

@@ -175,3 +175,44 @@ TEST_CASE("shared operands: two buffers, three for 128-row wgmma tiles that fit"
     CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x512_atomic_nt_wgmma")) == 2 * 8 * 16 * 128 + 1024);
     CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t32x64x256_atomic_w4_nt_wgmma")) == 2 * 8 * 32 * 128 + 1024);
 }
+
+// The warp-specialised FP8 loop (_ws): a consumer thread's accumulators (tile_n / 2 a 64-row block)
+// and ~40, within the even share of the SM's registers that the launch takes; ptxas (NVRTC sm_90a,
+// CUDA 13.0, `moetune compile`, session 35) for the tiles of the space, none of which spilled but the
+// bf16-output t128x192 (384 B) that the estimate keeps as well.
+TEST_CASE("_ws registers track ptxas within the launch's even share") {
+    for (const Measured& m : {Measured{"moetune_moe1_afp8_wfp4_bf16_t128x64x128_smem_wgmma_ws_gui_fp8", 106},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_ws", 123},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_gui_fp8", 182},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t128x128x128_atomic_smem_wgmma_ws", 224},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t128x192x128_smem_wgmma_ws_gui_fp8", 255},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_ws_gui_fp8", 161},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_smem_wgmma_ws", 178},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8", 168},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w12_smem_wgmma_ws", 168},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w12_smem_wgmma_ws_gui_fp8", 168},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w12_smem_wgmma_ws", 168}}) {
+        INFO(m.name);
+        const KernelConfig c = parse(m.name);
+        const int estimate = estimate_resources(c).registers_per_thread;
+        CHECK(estimate <= 65536 / (32 * c.warps));  // what the static checks let through
+        CHECK(std::abs(estimate - m.ptxas) <= 56);  // stage 2's atomic epilogue at 128 x 128: 224 against 168
+    }
+    // By hand: one consumer warpgroup of two 64 x 128 blocks (8 warps, share 256): 40 + 2 * 64.
+    CHECK(registers("moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_gui_fp8") == 168);
+    // Two consumer warpgroups of one 64 x 256 block each (12 warps): 40 + 128 = the share, 168.
+    CHECK(registers("moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8") == 168);
+}
+
+// Its ring of chunk buffers (mx_ws_stages): as many (tile_m + tile_n) x 128-byte buffers as fit 227 KB
+// beside 1024 bytes of alignment and 8 KB of static shared memory, at most 8.
+TEST_CASE("_ws shared memory: the ring of chunk buffers that fits beside the static tables") {
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8")) ==
+          4 * (128 + 256) * 128 + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_smem_wgmma_ws")) ==
+          5 * (64 + 256) * 128 + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_gui_fp8")) ==
+          6 * (128 + 128) * 128 + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x64x128_smem_wgmma_ws_gui_fp8")) ==
+          8 * (128 + 64) * 128 + 1024);
+}
