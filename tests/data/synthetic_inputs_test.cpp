@@ -27,10 +27,32 @@ double fraction_differing(const std::vector<uint8_t>& a, const std::vector<uint8
 TEST_CASE("the hash is splitmix64's finaliser keyed by seed and stream", "[data][synthetic]") {
     // splitmix64 seeded with 0 first returns mix(0x9E3779B97F4A7C15) = 0xE220A8397B1DCDAF.
     CHECK(mx_synth_mix64(0x9E3779B97F4A7C15ull) == 0xE220A8397B1DCDAFull);
-    CHECK(mx_synth_hash(1, MX_SYNTH_W1, 0) == mx_synth_hash(1, MX_SYNTH_W1, 0));
+    // Known answers of the keyed Weyl sequence, from a separate Python implementation of
+    // synthetic.h's description (key = mix(seed ^ stream * 0xD1B54A32D192ED03), element i =
+    // mix(key + (i + 1) * 0x9E3779B97F4A7C15)): the inputs behind every tuned table stay the same
+    // from one version to the next.
+    CHECK(mx_synth_hash64(1, MX_SYNTH_W1, 0) == 0x077CA23776407269ull);
+    CHECK(mx_synth_hash64(42, MX_SYNTH_HIDDEN, 1000) == 0x537A08037797268Bull);
+    CHECK(mx_synth_hash(1, MX_SYNTH_W1, 0) == 0x077CA237u);
     CHECK(mx_synth_hash(1, MX_SYNTH_W1, 0) != mx_synth_hash(1, MX_SYNTH_W2, 0));
     CHECK(mx_synth_hash(1, MX_SYNTH_W1, 0) != mx_synth_hash(2, MX_SYNTH_W1, 0));
     CHECK(mx_synth_hash(1, MX_SYNTH_W1, 0) != mx_synth_hash(1, MX_SYNTH_W1, 1));
+}
+
+TEST_CASE("the element generators' known answers: FP4 bytes, scale bytes, hidden values", "[data][synthetic]") {
+    // From the same Python implementation: the e2m1 thresholds, the scale offsets {-1, 0, 0, +1}
+    // around the stream's centre, Irwin-Hall of four 16-bit uniforms rounded to bf16.
+    const unsigned char w1[4] = {0xB1, 0x03, 0x06, 0x1E}, w2[4] = {0x0B, 0x5A, 0x2D, 0xCC};
+    const unsigned char w1_scale[4] = {120, 121, 119, 119}, w2_scale[4] = {122, 122, 121, 123};
+    const float hidden[4] = {0.263671875f, -0.3203125f, -0.427734375f, -0.0888671875f};
+    for (int i = 0; i < 4; ++i) {
+        INFO("element " << i);
+        CHECK(mx_synth_fp4_byte(42, MX_SYNTH_W1, i) == w1[i]);
+        CHECK(mx_synth_fp4_byte(42, MX_SYNTH_W2, i) == w2[i]);
+        CHECK(mx_synth_e8m0(42, MX_SYNTH_W1_SCALE, i) == w1_scale[i]);
+        CHECK(mx_synth_e8m0(42, MX_SYNTH_W2_SCALE, i) == w2_scale[i]);
+        CHECK(mx_synth_hidden(42, i) == hidden[i]);
+    }
 }
 
 TEST_CASE("synthetic weights and activations are a pure function of shape and seed", "[data][synthetic]") {
