@@ -1,7 +1,6 @@
 """scripts/bench_table.py and plot_bench.py's table path: bench and peer JSON matched by shape and
 tokens, % of roofline, the markdown, and bad input."""
 import functools
-import importlib.util
 import os
 import unittest
 
@@ -88,10 +87,16 @@ class BenchTableTest(ScratchDirTest):
         unwritable = os.path.join(self.dir, "absent", "table.md")
         self.assertEqual(plot_bench("--bench", self.bench, "--markdown", unwritable).returncode, 4)
 
-    @unittest.skipIf(importlib.util.find_spec("matplotlib") is not None, "matplotlib is installed")
     def test_a_png_without_matplotlib_fails_and_writes_nothing(self):
+        # A matplotlib that cannot be imported comes first on the path, whether the host has one or not.
+        os.makedirs(os.path.join(self.dir, "no_matplotlib", "matplotlib"))
+        self.write_file(os.path.join("no_matplotlib", "matplotlib", "__init__.py"),
+                        'raise ImportError("hidden from this test")\n')
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.join(self.dir, "no_matplotlib"),
+                                                          env.get("PYTHONPATH")]))
         png = os.path.join(self.dir, "plot.png")
-        result = plot_bench("--bench", self.bench, "-o", png)
+        result = plot_bench("--bench", self.bench, "-o", png, env=env)
         self.assertEqual(result.returncode, 1)
         self.assertIn("matplotlib", result.stderr)
         self.assertFalse(os.path.exists(png))

@@ -12,10 +12,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import exit_codes  # noqa: E402 (from scripts/, on the path only from here)
 
 
-def run(script, *args, timeout=120):
-    """python3 scripts/<script> args...: the CompletedProcess with text stdout and stderr."""
+def run(script, *args, timeout=120, env=None):
+    """python3 scripts/<script> args...: the CompletedProcess with text stdout and stderr (env: the
+    environment, default this process's)."""
     return subprocess.run([sys.executable, str(ROOT / "scripts" / script), *args], capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=env)
 
 
 class ScratchDirTest(unittest.TestCase):
