@@ -47,11 +47,9 @@ TEST_CASE("shard: the shards of a plan are disjoint, cover it, and are round rob
 }
 
 TEST_CASE("shard: a host computes the same shard from the same file") {
+    // What a shard holds depends on the file alone (its plan's order), pinned here: round robin
+    // spreads the large buckets, shard 1/4 holds tokens 2, 32, 512, 8192.
     const auto part_a = shard_of(moetune::test::reference_plan({}), Shard{1, 4});
-    const auto part_b = shard_of(moetune::test::reference_plan({}), Shard{1, 4});
-    REQUIRE(part_a.size() == part_b.size());
-    for (std::size_t k = 0; k < part_a.size(); ++k) CHECK(part_a[k].key == part_b[k].key);
-    // Round robin spreads the large buckets: shard 1/4 holds tokens 2, 32, 512, 8192.
     std::vector<long long> tokens;
     for (const PlanEntry& e : part_a) tokens.push_back(e.shape.token);
     CHECK(tokens == std::vector<long long>{2, 32, 512, 8192});
