@@ -98,23 +98,32 @@ TEST_CASE("--kernels narrows the listing to matching names; a bad pattern is a u
     CHECK(contains(bad.err, "not a regular expression"));
 }
 
-TEST_CASE("bad and unsupported rows are reported with file:line and skipped") {
+TEST_CASE("unsupported rows are reported with file:line and skipped; a row that is not a shape is an input error") {
     test::TempDir dir("candidates-cli");
     const std::string file = (dir / "shapes.csv").string();
     std::ofstream(file) << kHeader                             // line 1
                         << "16,5120,2304,96,5" << kA8w4        // line 2: fine
                         << "16,5120,2300,96,5" << kA8w4        // line 3: inter_dim not a multiple of 32
                         << "16,5120,2304,96,5,ActivationType.Silu,torch.bfloat16,torch.bfloat16,"
-                           "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0\n"  // line 4: a16w4
-                        << "0,5120,2304,96,5" << kA8w4;        // line 5: token 0
+                           "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0\n";  // line 4: a16w4
     const auto r = run_moetune("candidates --shapes " + shell_quote(file));
     INFO(r.err);
     CHECK(r.exit_code == 1);
     CHECK(contains(r.err, file + ":3: inter_dim 2300 is not a positive multiple of 128"));
     CHECK(contains(r.err, file + ":4: unsupported quantisation torch.bfloat16"));
-    CHECK(contains(r.err, file + ":5: token '0'"));
     CHECK(lines_starting_with(r.out, file + ":").size() == 1);
     CHECK(contains(r.out, file + ":2: token 16 "));
+
+    // Token 0 is not a shape (as sweep says, exit 2), and a file of no rows has nothing to list.
+    std::ofstream(file, std::ios::app) << "0,5120,2304,96,5" << kA8w4;  // line 5
+    const auto bad = run_moetune("candidates --shapes " + shell_quote(file));
+    CHECK(bad.exit_code == 2);
+    CHECK(contains(bad.err, file + ":5: token '0'"));
+    CHECK(bad.out.empty());
+    std::ofstream(file) << kHeader;
+    const auto empty = run_moetune("candidates --shapes " + shell_quote(file));
+    CHECK(empty.exit_code == 2);
+    CHECK(contains(empty.err, file + ":1: no shape rows"));
 }
 
 TEST_CASE("the smallest shape the kernels run still has candidates in both stages") {

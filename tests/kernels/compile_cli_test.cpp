@@ -201,6 +201,18 @@ TEST_CASE("compile refuses what it cannot do before compiling anything") {
     CHECK(no_dir.exit_code == 4);
     CHECK(contains(no_dir.err, "/nonexistent/dir"));
     CHECK_FALSE(std::filesystem::exists(dir / "cache"));  // refused before the cache was touched
+    // A report that names a directory cannot be renamed into place: refused as early.
+    const auto a_directory = run_moetune("compile --shapes " + shapes + " --arch sm_90a" + cache + " --report " +
+                                         shell_quote(dir.path().string()));
+    CHECK(a_directory.exit_code == 4);
+    CHECK_FALSE(std::filesystem::exists(dir / "cache"));
+    // A shapes file without rows is an input error, as in sweep.
+    const std::string empty = (dir / "no_rows.csv").string();
+    std::ofstream(empty)
+        << "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n";
+    const auto no_rows = run_moetune("compile --shapes " + shell_quote(empty) + " --arch sm_90a" + cache);
+    CHECK(no_rows.exit_code == 2);
+    CHECK(contains(no_rows.err, empty + ":1: no shape rows"));
 
     CHECK(run_moetune("compile --shapes " + shapes).exit_code == 2);                   // no --arch
     CHECK(run_moetune("compile --shapes " + shapes + " --arch sm_80").exit_code == 2);  // no preset

@@ -156,6 +156,8 @@ TEST_CASE("sweep: bad flags exit 2 and say which flag") {
     CHECK(contains(err_of("--tuned x.csv"), "--only-missing"));
     CHECK(contains(err_of("--err-ratio 2"), "--err-ratio"));
     CHECK(contains(err_of("--arch sm_80"), "--arch"));
+    for (const char* margin : {"abc", "1e999", "0.5"})  // (a non-number used to abort, exit 134)
+        CHECK(contains(err_of(std::string("--finalist-margin ") + margin), "--finalist-margin"));
     const ProcessResult no_dry = sweep_in(dir, "--shapes " + reference() + " --cu-num 80");
     CHECK(no_dry.exit_code == cli::kExitUsage);
     CHECK(contains(no_dry.err, "--dry-run"));

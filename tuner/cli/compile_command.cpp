@@ -15,9 +15,9 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/candidate_options.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/candidate_options.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "instantiate/batch_compile.h"
@@ -29,6 +29,7 @@
 #include "kernels/shape_rows.h"
 #include "rtc/compiler.h"
 #include "rtc/kernel_cache.h"
+#include "sweep/output_paths.h"
 
 namespace moetune::cli {
 namespace {
@@ -141,15 +142,6 @@ void print_summary(const CompileOptions& o, std::size_t shape_count, const kerne
     fmt::print("  cache hit time per kernel: {}\n", stats_text(s.cache_hit, 1000.0, "ms"));
 }
 
-// A report that cannot be written is found before minutes of compiling, not after.
-std::optional<std::string> unwritable_report(const std::string& path) {
-    if (path.empty()) return std::nullopt;
-    fs::path dir = fs::absolute(path).parent_path();
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) return "cannot write report " + path + ": " + dir.string() + " is not a directory";
-    return std::nullopt;
-}
-
 int run_compile(const CompileOptions& o) {
     if (!instantiate::has_kernel_compiler()) {
         spdlog::error("{}", *instantiate::unsupported_target_reason(o.arch));
@@ -159,10 +151,6 @@ int run_compile(const CompileOptions& o) {
         spdlog::error("--arch {}: {}", o.arch, *why);
         return kExitUsage;
     }
-    if (auto why = unwritable_report(o.report)) {
-        spdlog::error("{}", *why);
-        return kExitCannotWrite;
-    }
     kernels::ShapeRows rows;
     try {
         rows = kernels::read_shape_rows(o.shapes, o.tokens);
@@ -170,6 +158,12 @@ int run_compile(const CompileOptions& o) {
         spdlog::error("{}", e.what());
         return kExitUsage;
     }
+    // A report that cannot be written is found before minutes of compiling, not after.
+    if (!o.report.empty())
+        if (const auto why = sweep::unwritable_reason(o.report)) {
+            spdlog::error("cannot write report {}: {}; nothing was compiled", o.report, *why);
+            return kExitCannotWrite;
+        }
     for (const std::string& s : rows.skipped) spdlog::error("{}; row skipped", s);
     std::error_code ec;
     fs::create_directories(o.cache_dir, ec);

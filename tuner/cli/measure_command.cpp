@@ -22,9 +22,9 @@
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/candidate_options.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
-#include "cli/candidate_options.h"
 #include "cli/timing_flags.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
@@ -42,6 +42,7 @@
 #include "measure/worker_client.h"
 #include "rtc/compile_pool.h"
 #include "rtc/kernel_cache.h"
+#include "sweep/output_paths.h"
 #include "table/schema.h"
 #include "table/table_reader.h"
 #include "table/table_shape.h"
@@ -218,6 +219,12 @@ int run_measure(const MeasureOptions& o) {
         return kExitFailed;
     }
 
+    // A --json that cannot be written is found before the compiling and measuring, not after.
+    if (!o.json.empty())
+        if (const auto why = sweep::unwritable_reason(o.json)) {
+            spdlog::error("cannot write {}: {}; nothing was measured", o.json, *why);
+            return kExitCannotWrite;
+        }
     const std::map<std::string, std::string> compile_failures = compile_all(tasks, cache, device.arch, base.test_break);
     std::unique_ptr<measure::WorkerClient> client;
     std::unique_ptr<measure::Measurer> measurer;

@@ -6,6 +6,8 @@
 // input and output before any GPU work, and maps outcomes onto exit codes:
 //   2 bad flags or input, 3 no GPU, 4 an output that cannot be written (in each case nothing is
 //   written), 1 when some (shape, bucket) is left without a row ("[Tuning not Finished]").
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -353,8 +355,10 @@ Command add_sweep_command(CLI::App& parent) {
                     "their stage and block_m; 0 times every candidate in full")
         ->check(CLI::Validator(
             [](std::string& v) -> std::string {
-                const double x = std::stod(v);
-                return x == 0 || x >= 1 ? "" : "--finalist-margin must be 0 or at least 1";
+                double x = 0;
+                const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+                const bool number = ec == std::errc() && end == v.data() + v.size() && std::isfinite(x);
+                return number && (x == 0 || x >= 1) ? "" : "--finalist-margin must be 0 or a number of at least 1";
             },
             "0 or >= 1"))
         ->capture_default_str();

@@ -30,17 +30,18 @@ ShapeRows read_shape_rows(const std::string& path, const std::vector<int>& token
     for (std::string_view c : table::kShapeColumns)
         if (!t.has_column(c)) throw InputError(t.file, t.header_line, "no " + std::string(c) + " column");
 
+    if (t.rows.empty()) throw InputError(t.file, t.header_line, "no shape rows");
+
     ShapeRows out;
     std::vector<ShapeRow> file_shapes;
     for (const table::TableRow& row : t.rows) {
         const std::string where = t.file + ":" + std::to_string(row.line);
-        std::optional<data::MoeShape> shape;
-        try {
-            std::string why;
-            shape = supported_moe_shape(table::read_shape(t, row), &why);
-            if (!shape) throw InputError(t.file, row.line, why);
-        } catch (const InputError& e) {
-            out.skipped.push_back(e.what());
+        std::string why;
+        // A row that is not a shape (a malformed cell) is an input error, as in sweep; one the kernels
+        // do not run is skipped.
+        const std::optional<data::MoeShape> shape = supported_moe_shape(table::read_shape(t, row), &why);
+        if (!shape) {
+            out.skipped.push_back(where + ": " + why);
             continue;
         }
         // A repeated row is listed once.
