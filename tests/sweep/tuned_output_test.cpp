@@ -7,6 +7,7 @@
 #include "support/test_env.h"
 #include "sweep/output_paths.h"
 #include "sweep/plan_key.h"
+#include "sweep/profile_log.h"
 #include "sweep/tuned_output.h"
 #include "table/schema.h"
 #include "table/table_reader.h"
@@ -118,6 +119,26 @@ TEST_CASE("output: a file sweep cannot add rows to is refused with file and line
               .rfind(bad + ":1: the output has no gfx column", 0) == 0);
     CHECK(message("a,b\n1,2\n").rfind(bad + ":", 0) == 0);
     CHECK(message("").rfind(bad + ":", 0) == 0);
+    // Rows it would keep byte for byte into every later table: one AITER cannot load (a field more
+    // than the header) and one with a cell that is not what its column holds.
+    const std::string header = table::format_tuned_table({});
+    const std::string good = table::format_tuned_table({row_at(4, 2.0)}).substr(header.size());
+    CHECK(message(header + good).rfind("no error", 0) == 0);
+    CHECK(message(header + good.substr(0, good.size() - 1) + ",extra\n").rfind(bad + ":2: 29 fields", 0) == 0);
+    std::string bad_cell = good;
+    bad_cell.replace(bad_cell.find(",5120,"), 6, ",51x0,");
+    CHECK(message(header + bad_cell).rfind(bad + ":2: model_dim '51x0'", 0) == 0);
+}
+
+TEST_CASE("profile: a file sweep would append to is refused unless it is a whole sweep profile") {
+    TempDir dir("profile");
+    const std::filesystem::path path = dir / "profile.csv";
+    append_profile(path, "gfx950", 256, row_at(4, 2.0).shape, {}, 0.05);  // the header alone
+    CHECK_NOTHROW(check_profile_file(path));
+    std::ofstream(path, std::ios::app) << "gfx950,256,\"an open quote\n";
+    CHECK_THROWS_AS(check_profile_file(path), InputError);  // the rows appended next would sit inside it
+    write(path, "something,else\n");
+    CHECK_THROWS_AS(check_profile_file(path), InputError);
 }
 
 TEST_CASE("output paths: the default, and why a path cannot be written") {

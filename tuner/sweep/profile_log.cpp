@@ -7,6 +7,7 @@
 
 #include "common/atomic_file.h"
 #include "common/input_error.h"
+#include "table/csv_reader.h"
 #include "table/number_format.h"
 #include "table/schema.h"
 #include "table/table_writer.h"
@@ -39,6 +40,7 @@ void check_profile_file(const std::filesystem::path& path) {
     if (!text.empty() && text.compare(0, header.size(), header) != 0)
         throw InputError(path.string(), 1,
                          "exists and is not a sweep profile (its header differs); name a new --profile-out file");
+    table::parse_csv(text, path.string());  // rows are appended to it: a quote left open would swallow them
 }
 
 void append_profile(const std::filesystem::path& path, const std::string& gfx, long long cu_num,

@@ -3,6 +3,7 @@
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "sweep/plan_key.h"
+#include "table/check_file.h"
 #include "table/keeper.h"
 #include "table/row_key.h"
 #include "table/schema.h"
@@ -29,6 +30,15 @@ TunedOutput TunedOutput::read(const std::filesystem::path& path) {
                              "the output has no " + std::string(c) +
                                  " column, so sweep cannot add rows to it; write to a new file and combine the two "
                                  "with `moetune merge`");
+    // Its rows are kept byte for byte: one AITER could not load (extra fields) or with a cell that is
+    // not what its column holds would go on into every later table.
+    for (const table::TableRow& r : t.rows) {
+        if (table::has_extra_fields(t, r))
+            throw InputError(t.file, r.line, std::to_string(r.field_count) + " fields under a " +
+                                                 std::to_string(t.columns.size()) + "-column header (moetune check)");
+        if (const std::vector<std::string> problems = table::cell_problems(t, r); !problems.empty())
+            throw InputError(t.file, r.line, problems.front() + " (moetune check lists every such cell)");
+    }
     for (std::size_t i = 0; i < t.rows.size(); ++i) out.row_of_key_.try_emplace(table::dedup_key(t, t.rows[i]), i);
     return out;
 }
