@@ -165,6 +165,11 @@ TEST_CASE("sweep: bad flags exit 2 and say which flag") {
     CHECK(contains(err_of("-o " + shell_quote(untuned)), "the output is an untuned table"));
     const std::string profile = write_file(dir, "profile.csv", "something,else\n");
     CHECK(contains(err_of("--profile-out " + shell_quote(profile)), "is not a sweep profile"));
+    // Found with the flags, before the GPU is looked for (a run without --dry-run said "no GPU", exit 3).
+    CHECK(contains(err_of("--only-missing --tuned " + shell_quote(untuned)), "not a tuned table"));
+    CHECK(contains(err_of("--gpus abc"), "--gpus: 'abc' is not a GPU index"));
+    const ProcessResult gpus = sweep_in(dir, "--shapes " + reference() + " --gpus 0,0");
+    CHECK(gpus.exit_code == cli::kExitUsage);
 }
 
 TEST_CASE("sweep: unsupported rows are skipped with the reason and the run exits 1") {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -115,13 +116,23 @@ std::optional<Inputs> read_inputs(const SweepOptions& o) {
         spdlog::error("--shard: {}", e.what());
         return std::nullopt;
     }
+    try {  // its syntax now, with the flags; whether those GPUs exist once the device is open
+        if (o.gpus != "all") sweep::parse_gpu_list(o.gpus, std::numeric_limits<int>::max());
+    } catch (const std::invalid_argument& e) {
+        spdlog::error("--gpus: {}", e.what());
+        return std::nullopt;
+    }
     try {
         in.routing = data::to_string(data::parse_routing_spec(o.routing));
         in.metric = std::string(data::to_string(data::parse_error_metric(o.metric)));
         in.requests = sweep::read_plan_requests(table::read_table(o.shapes), in.buckets);
         for (const std::string& path : o.tuned) {
-            if (fs::exists(path)) in.tuned.push_back(table::read_table(path));
-            else spdlog::info("--tuned {} does not exist yet: it covers nothing", path);
+            if (fs::exists(path)) {
+                in.tuned.push_back(table::read_table(path));
+                table::require_tuned_table(in.tuned.back());
+            } else {
+                spdlog::info("--tuned {} does not exist yet: it covers nothing", path);
+            }
         }
         in.output = o.output.empty() ? sweep::default_output_path(o.shapes) : fs::path(o.output);
         sweep::TunedOutput::read(in.output);  // an existing OUT must be a table sweep can add to

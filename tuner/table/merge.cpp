@@ -14,8 +14,7 @@ namespace moetune::table {
 namespace {
 
 void require_mergeable(const Table& t) {
-    if (t.kind() != TableKind::tuned)
-        throw InputError(t.file, t.header_line, "not a tuned table (no result columns such as us, kernelName1)");
+    require_tuned_table(t);
     std::vector<std::string_view> required(kShapeColumns.begin(), kShapeColumns.end());
     required.push_back(col::cu_num);
     for (std::string_view c : required)

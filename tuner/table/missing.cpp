@@ -29,8 +29,7 @@ bool counts_as_cover(const Table& t, const TableRow& r, const MissingQuery& q) {
 std::unordered_set<std::string> covered_keys(const std::vector<Table>& tuned, const MissingQuery& q) {
     std::unordered_set<std::string> keys;
     for (const Table& t : tuned) {
-        if (t.kind() != TableKind::tuned)  // an untuned table would cover every shape it lists
-            throw InputError(t.file, t.header_line, "not a tuned table (no result columns such as us, kernelName1)");
+        require_tuned_table(t);  // an untuned table would cover every shape it lists
         for (std::string_view c : kShapeColumns)
             if (!t.has_column(c)) throw InputError(t.file, t.header_line, "no " + std::string(c) + " column");
         for (const TableRow& r : t.rows) {

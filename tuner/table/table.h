@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/input_error.h"
+
 namespace moetune::table {
 
 enum class TableKind { untuned, tuned };
@@ -38,5 +40,11 @@ struct Table {
 // A row with fewer fields than the header (pandas pads it with NaN) or more (pandas refuses the file).
 inline bool is_short_row(const Table& t, const TableRow& r) { return r.field_count < t.columns.size(); }
 inline bool has_extra_fields(const Table& t, const TableRow& r) { return r.field_count > t.columns.size(); }
+
+// Throws InputError unless `t` is a tuned table (merge, missing's and sweep's --tuned read its results).
+inline void require_tuned_table(const Table& t) {
+    if (t.kind() != TableKind::tuned)
+        throw InputError(t.file, t.header_line, "not a tuned table (no result columns such as us, kernelName1)");
+}
 
 }  // namespace moetune::table
