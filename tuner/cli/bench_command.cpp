@@ -89,8 +89,12 @@ int run_bench(const BenchOptions& o) {
     try {
         data::parse_routing_spec(o.routing);
         std::vector<int> tokens;
-        if (!o.tokens.empty())
-            for (long long t : table::parse_bucket_list(o.tokens)) tokens.push_back(static_cast<int>(t));
+        try {
+            if (!o.tokens.empty())
+                for (long long t : table::parse_bucket_list(o.tokens)) tokens.push_back(static_cast<int>(t));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("--tokens: ") + e.what());
+        }
         rows = kernels::read_shape_rows(o.shapes, tokens);
         tables = TunedTables::load(o.tuned);
     } catch (const std::exception& e) {  // InputError, TableError, a bad --tokens or --routing: all name their input
