@@ -1,6 +1,5 @@
 // `moetune bench` on any host: what it refuses before it looks for a GPU — bad flags and input
 // files exit 2 naming the flag or file and line, an unwritable --json exits 4 with nothing run.
-#include <fstream>
 #include <string>
 
 #include "cli/exit_codes.h"
@@ -8,21 +7,13 @@
 #include "support/test_env.h"
 
 using namespace moetune;
-using moetune::test::contains;
-using moetune::test::ProcessResult;
-using moetune::test::shell_quote;
-using moetune::test::TempDir;
+using namespace moetune::test;
 
 namespace {
 
-std::string reference() { return shell_quote(test::reference_shapes_file().string()); }
+std::string reference() { return shell_quote(reference_shapes_file().string()); }
 
-ProcessResult bench(const std::string& args) { return test::run_moetune("bench " + args); }
-
-std::string write_file(const TempDir& dir, const std::string& name, const std::string& text) {
-    std::ofstream(dir / name, std::ios::binary) << text;
-    return (dir / name).string();
-}
+ProcessResult bench(const std::string& args) { return run_moetune("bench " + args); }
 
 const std::string kHeader =
     "token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,doweight_stage1\n";

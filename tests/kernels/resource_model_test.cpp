@@ -120,21 +120,18 @@ TEST_CASE("shared memory holds only the row tables") {
 // registers a thread of the workgroup has (128 with 16 warps), over them where ptxas spilled or
 // gave up.
 TEST_CASE("wgmma registers track ptxas: within the workgroup's share where it fit, over it where it spilled") {
-    struct Wgmma {
-        const char* name;
-        int ptxas;  // 0 = spilled (64x256 with 4 warps: 400 B) or did not fit 128 (256x256)
-    };
-    for (const Wgmma& m : {Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x64x128_w4_smem_wgmma_mbf16_gui", 128},
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8", 245},
-                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_mbf16", 96},
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui", 178},
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t256x64x128_w16_smem_wgmma_mbf16_gui_fp8", 102},
-                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16", 128},
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_w4_smem_wgmma_mbf16_gui", 0},
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_mbf16_gui", 0},
-                           // Two warpgroups side by side.
-                           Wgmma{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_mbf16_gui", 230},
-                           Wgmma{"moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w16_smem_wgmma_mbf16", 128}}) {
+    // ptxas 0: spilled (64x256 with 4 warps: 400 B) or did not fit 128 (256x256).
+    for (const Measured& m : {Measured{"moetune_moe1_afp8_wfp4_bf16_t64x64x128_w4_smem_wgmma_mbf16_gui", 128},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mbf16_gui_fp8", 245},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_mbf16", 96},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_mbf16_gui", 178},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t256x64x128_w16_smem_wgmma_mbf16_gui_fp8", 102},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t256x128x128_atomic_w16_smem_wgmma_mbf16", 128},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_w4_smem_wgmma_mbf16_gui", 0},
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_mbf16_gui", 0},
+                              // Two warpgroups side by side.
+                              Measured{"moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_mbf16_gui", 230},
+                              Measured{"moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w16_smem_wgmma_mbf16", 128}}) {
         INFO(m.name);
         const KernelConfig c = parse(m.name);
         const int estimate = estimate_resources(c).registers_per_thread;

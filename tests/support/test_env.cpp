@@ -43,6 +43,11 @@ TempDir::~TempDir() {
     fs::remove_all(path_, ec);
 }
 
+std::string write_file(const TempDir& dir, const std::string& name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return (dir / name).string();
+}
+
 std::string read_text(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + p.string());

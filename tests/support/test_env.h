@@ -45,6 +45,8 @@ ProcessResult run_process(const std::string& command_line);
 ProcessResult run_moetune(const std::string& args);
 std::string shell_quote(const std::string& s);
 std::string read_text(const std::filesystem::path& p);
+// Writes `text` (as bytes) to dir/name; returns that path.
+std::string write_file(const TempDir& dir, const std::string& name, const std::string& text);
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace moetune::test

@@ -2,7 +2,6 @@
 // sweep without a GPU refuses with exit 3 and writes nothing, and bad input exits 2 (or 1 for
 // unsupported rows) with a message naming file and line.
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "cli/exit_codes.h"
@@ -16,6 +15,7 @@ using moetune::test::ProcessResult;
 using moetune::test::shell_quote;
 using moetune::test::TempDir;
 using moetune::test::contains;
+using moetune::test::write_file;
 
 namespace {
 
@@ -40,10 +40,6 @@ const std::string kHeader =
 const std::string kA8w4 =
     ",ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0\n";
 
-std::string write_file(const TempDir& dir, const std::string& name, const std::string& text) {
-    std::ofstream(dir / name, std::ios::binary) << text;
-    return (dir / name).string();
-}
 
 }  // namespace
 

@@ -87,7 +87,8 @@ std::optional<KernelPlan> TunedTables::lookup(const MoeShapeKey& shape, long lon
     const long long bucket = table::padded_m(tokens);
     std::optional<std::size_t> row = impl_->find(shape, bucket, gfx, cu_num);
     // AITER retries the smaller tier when the largest has no row.
-    if (!row && bucket == table::kHugeTier) row = impl_->find(shape, table::kLargeTier, gfx, cu_num);
+    if (const auto retried = table::retried_bucket(bucket); !row && retried)
+        row = impl_->find(shape, *retried, gfx, cu_num);
     if (!row) return std::nullopt;
     KernelPlan plan = impl_->rows[*row];
     plan.bucket = bucket;

@@ -32,13 +32,7 @@ TunedOutput TunedOutput::read(const std::filesystem::path& path) {
                                  "with `moetune merge`");
     // Its rows are kept byte for byte: one AITER could not load (extra fields) or with a cell that is
     // not what its column holds would go on into every later table.
-    for (const table::TableRow& r : t.rows) {
-        if (table::has_extra_fields(t, r))
-            throw InputError(t.file, r.line, std::to_string(r.field_count) + " fields under a " +
-                                                 std::to_string(t.columns.size()) + "-column header (moetune check)");
-        if (const std::vector<std::string> problems = table::cell_problems(t, r); !problems.empty())
-            throw InputError(t.file, r.line, problems.front() + " (moetune check lists every such cell)");
-    }
+    table::require_loadable_rows(t);
     for (std::size_t i = 0; i < t.rows.size(); ++i) out.row_of_key_.try_emplace(table::dedup_key(t, t.rows[i]), i);
     return out;
 }

@@ -141,6 +141,16 @@ std::vector<std::string> cell_problems(const Table& t, const TableRow& r) {
     return problems;
 }
 
+void require_loadable_rows(const Table& t) {
+    for (const TableRow& r : t.rows) {
+        if (has_extra_fields(t, r))
+            throw InputError(t.file, r.line, std::to_string(r.field_count) + " fields under a " +
+                                                 std::to_string(t.columns.size()) + "-column header");
+        if (const std::vector<std::string> problems = cell_problems(t, r); !problems.empty())
+            throw InputError(t.file, r.line, problems.front() + " (moetune check lists every such cell)");
+    }
+}
+
 void check_table(const Table& t, std::vector<Finding>& out) {
     check_header(t, out);
     const bool tuned = t.kind() == TableKind::tuned;

@@ -81,8 +81,9 @@ MissingReport find_missing(const Table& shapes, const std::vector<Table>& tuned,
     report.pairs = pairs.size();
     const auto covers = [&](TableShape s) {
         if (covered.count(key_of_cells(shape_cells(s)))) return true;
-        if (s.token != kHugeTier) return false;
-        s.token = kLargeTier;  // AITER retries the smaller tier when the largest has no row
+        const auto retried = retried_bucket(s.token);  // as AITER's lookup, the smaller tier next
+        if (!retried) return false;
+        s.token = *retried;
         return covered.count(key_of_cells(shape_cells(s))) > 0;
     };
     for (const TableShape& s : pairs)
