@@ -141,15 +141,6 @@ TEST_CASE("profile: a file sweep would append to is refused unless it is a whole
     CHECK_THROWS_AS(check_profile_file(path), InputError);
 }
 
-TEST_CASE("output paths: the default, and why a path cannot be written") {
+TEST_CASE("output paths: the default") {
     CHECK(default_output_path("shapes/dsv41_flash_ep4_a8w4.csv") == "output/dsv41_flash_ep4_a8w4_tuned.csv");
-    TempDir dir("paths");
-    CHECK_FALSE(unwritable_reason(dir / "out.csv"));
-    CHECK(std::filesystem::is_empty(dir.path()));  // the probe leaves nothing behind
-    CHECK(*unwritable_reason(dir / "missing" / "out.csv") ==
-          "the directory " + (dir / "missing").string() + " of " + (dir / "missing" / "out.csv").string() +
-              " does not exist");
-    CHECK(*unwritable_reason(dir.path()) == dir.path().string() + " is a directory");
-    write(dir / "file", "x");
-    CHECK(unwritable_reason(dir / "file" / "out.csv")->find("is not a directory") != std::string::npos);
 }

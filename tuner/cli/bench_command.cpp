@@ -22,11 +22,11 @@
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "cli/timing_flags.h"
+#include "common/atomic_file.h"
 #include "data/routing_spec.h"
 #include "gpu/device.h"
 #include "kernels/shape_rows.h"
 #include "moetune/tuned_tables.h"
-#include "sweep/output_paths.h"
 #include "table/bucket.h"
 
 namespace moetune::cli {
@@ -107,7 +107,7 @@ int run_bench(const BenchOptions& o) {
         return kExitUsage;
     }
     if (!o.json.empty())
-        if (const auto why = sweep::unwritable_reason(o.json)) {
+        if (const auto why = unwritable_reason(o.json)) {
             spdlog::error("cannot write {}: {}; nothing was run", o.json, *why);
             return kExitCannotWrite;
         }

@@ -29,7 +29,6 @@
 #include "kernels/shape_rows.h"
 #include "rtc/compiler.h"
 #include "rtc/kernel_cache.h"
-#include "sweep/output_paths.h"
 
 namespace moetune::cli {
 namespace {
@@ -160,7 +159,7 @@ int run_compile(const CompileOptions& o) {
     }
     // A report that cannot be written is found before minutes of compiling, not after.
     if (!o.report.empty())
-        if (const auto why = sweep::unwritable_reason(o.report)) {
+        if (const auto why = unwritable_reason(o.report)) {
             spdlog::error("cannot write report {}: {}; nothing was compiled", o.report, *why);
             return kExitCannotWrite;
         }

@@ -42,7 +42,6 @@
 #include "measure/worker_client.h"
 #include "rtc/compile_pool.h"
 #include "rtc/kernel_cache.h"
-#include "sweep/output_paths.h"
 #include "table/schema.h"
 #include "table/table_reader.h"
 #include "table/table_shape.h"
@@ -221,7 +220,7 @@ int run_measure(const MeasureOptions& o) {
 
     // A --json that cannot be written is found before the compiling and measuring, not after.
     if (!o.json.empty())
-        if (const auto why = sweep::unwritable_reason(o.json)) {
+        if (const auto why = unwritable_reason(o.json)) {
             spdlog::error("cannot write {}: {}; nothing was measured", o.json, *why);
             return kExitCannotWrite;
         }

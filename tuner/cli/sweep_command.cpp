@@ -23,6 +23,7 @@
 #include "cli/exit_codes.h"
 #include "cli/candidate_options.h"
 #include "cli/timing_flags.h"
+#include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "data/error_metrics.h"
 #include "data/routing_spec.h"
@@ -226,7 +227,7 @@ bool outputs_writable(const SweepOptions& o, const Inputs& in) {
         }
     }
     for (const fs::path& p : paths)
-        if (const auto why = sweep::unwritable_reason(p)) {
+        if (const auto why = unwritable_reason(p)) {
             spdlog::error("cannot write {}: {}; nothing was written", p.string(), *why);
             return false;
         }

@@ -58,4 +58,20 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     }
 }
 
+std::optional<std::string> unwritable_reason(const std::filesystem::path& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return path.string() + " is a directory";
+    const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    if (!fs::exists(dir, ec)) return "the directory " + dir.string() + " of " + path.string() + " does not exist";
+    if (!fs::is_directory(dir, ec)) return dir.string() + " (the directory of " + path.string() + ") is not a directory";
+    // The same kind of write the writer above does: a new file in that directory.
+    std::string probe = (dir / ".moetune-write-probe-XXXXXX").string();
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0) return "cannot create a file in " + dir.string() + ": " + std::strerror(errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return std::nullopt;
+}
+
 }  // namespace moetune
