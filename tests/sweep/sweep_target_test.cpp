@@ -4,16 +4,21 @@
 
 using namespace moetune::sweep;
 
-TEST_CASE("target: --gpus is all or a list of existing devices, each once") {
-    CHECK(parse_gpu_list("all", 2) == std::vector<int>{0, 1});
-    CHECK(parse_gpu_list("1", 2) == std::vector<int>{1});
-    CHECK(parse_gpu_list("1,0", 4) == std::vector<int>{1, 0});
-    CHECK_THROWS_WITH(parse_gpu_list("all", 0), "no GPU device found");
-    CHECK_THROWS_WITH(parse_gpu_list("2", 2), "GPU 2 does not exist (this host has 2: 0..1)");
-    CHECK_THROWS_WITH(parse_gpu_list("0,0", 2), "GPU 0 is listed twice");
-    CHECK_THROWS_WITH(parse_gpu_list("0,x", 2), "'x' is not a GPU index (expected all or a list like 0,1)");
-    CHECK_THROWS_WITH(parse_gpu_list("", 2), "'' is not a GPU index (expected all or a list like 0,1)");
-    CHECK_THROWS_WITH(parse_gpu_list("-1", 2), "'-1' is not a GPU index (expected all or a list like 0,1)");
+TEST_CASE("target: --gpus is all or a list of devices, each once; whether they exist is asked of the host") {
+    CHECK(parse_gpu_selection("all").listed.empty());
+    CHECK(parse_gpu_selection("1,0").listed == std::vector<int>{1, 0});
+    CHECK(parse_gpu_selection("7").listed == std::vector<int>{7});  // no device is asked yet
+    CHECK_THROWS_WITH(parse_gpu_selection("0,0"), "GPU 0 is listed twice");
+    CHECK_THROWS_WITH(parse_gpu_selection("0,x"), "'x' is not a GPU index (expected all or a list like 0,1)");
+    CHECK_THROWS_WITH(parse_gpu_selection(""), "'' is not a GPU index (expected all or a list like 0,1)");
+    CHECK_THROWS_WITH(parse_gpu_selection("-1"), "'-1' is not a GPU index (expected all or a list like 0,1)");
+    CHECK_THROWS_WITH(parse_gpu_selection("0,"), "'' is not a GPU index (expected all or a list like 0,1)");
+
+    CHECK(selected_gpus(parse_gpu_selection("all"), 2) == std::vector<int>{0, 1});
+    CHECK(selected_gpus(parse_gpu_selection("1"), 2) == std::vector<int>{1});
+    CHECK(selected_gpus(parse_gpu_selection("1,0"), 4) == std::vector<int>{1, 0});
+    CHECK_THROWS_WITH(selected_gpus(parse_gpu_selection("all"), 0), "no GPU device found");
+    CHECK_THROWS_WITH(selected_gpus(parse_gpu_selection("2"), 2), "GPU 2 does not exist (this host has 2: 0..1)");
 }
 
 TEST_CASE("target: the gfx column of a compile arch") {

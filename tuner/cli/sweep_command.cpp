@@ -10,7 +10,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -100,6 +99,7 @@ struct Inputs {
     sweep::PlanRequests requests;  // already this shard's part
     std::vector<table::Table> tuned;
     fs::path output;
+    sweep::GpuSelection gpus;
 };
 
 // Flags and input files; every problem is a usage error (exit 2), reported with file and line.
@@ -118,7 +118,7 @@ std::optional<Inputs> read_inputs(const SweepOptions& o) {
         return std::nullopt;
     }
     try {  // its syntax now, with the flags; whether those GPUs exist once the device is open
-        if (o.gpus != "all") sweep::parse_gpu_list(o.gpus, std::numeric_limits<int>::max());
+        in.gpus = sweep::parse_gpu_selection(o.gpus);
     } catch (const std::invalid_argument& e) {
         spdlog::error("--gpus: {}", e.what());
         return std::nullopt;
@@ -195,14 +195,14 @@ int run_dry(const SweepOptions& o, const Inputs& in) {
 }
 
 // The device side; nullopt after reporting why (exit 2 or 3 in *exit_code).
-std::optional<sweep::SweepTarget> open_target(const SweepOptions& o, int* exit_code) {
+std::optional<sweep::SweepTarget> open_target(const Inputs& in, int* exit_code) {
     if (const std::string why = gpu::unavailable_reason(); !why.empty()) {
         spdlog::error("no GPU: {} (--dry-run shows the plan without one)", why);
         *exit_code = kExitNoGpu;
         return std::nullopt;
     }
     try {
-        return sweep::device_target(sweep::parse_gpu_list(o.gpus, gpu::device_count()));
+        return sweep::device_target(sweep::selected_gpus(in.gpus, gpu::device_count()));
     } catch (const std::invalid_argument& e) {
         spdlog::error("--gpus: {}", e.what());
         *exit_code = kExitUsage;
@@ -264,7 +264,7 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
 
 int run_real(const SweepOptions& o, const Inputs& in) {
     int exit_code = kExitOk;
-    const std::optional<sweep::SweepTarget> target = open_target(o, &exit_code);
+    const std::optional<sweep::SweepTarget> target = open_target(in, &exit_code);
     if (!target) return exit_code;
     if (!outputs_writable(o, in)) return kExitCannotWrite;
 

@@ -29,13 +29,9 @@ kernels::DeviceLimits limits_of(const gpu::DeviceInfo& d) {
 
 }  // namespace
 
-std::vector<int> parse_gpu_list(std::string_view text, int device_count) {
-    std::vector<int> gpus;
-    if (text == "all") {
-        for (int d = 0; d < device_count; ++d) gpus.push_back(d);
-        if (gpus.empty()) throw std::invalid_argument("no GPU device found");
-        return gpus;
-    }
+GpuSelection parse_gpu_selection(std::string_view text) {
+    GpuSelection selection;
+    if (text == "all") return selection;
     while (true) {
         const std::size_t comma = text.find(',');
         const std::string_view item = text.substr(0, comma);
@@ -43,16 +39,27 @@ std::vector<int> parse_gpu_list(std::string_view text, int device_count) {
         const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
         if (item.empty() || ec != std::errc{} || end != item.data() + item.size() || index < 0)
             throw std::invalid_argument("'" + std::string(item) + "' is not a GPU index (expected all or a list like 0,1)");
-        if (index >= device_count)
-            throw std::invalid_argument("GPU " + std::to_string(index) + " does not exist (this host has " +
-                                        std::to_string(device_count) + ": 0.." + std::to_string(device_count - 1) + ")");
-        if (std::find(gpus.begin(), gpus.end(), index) != gpus.end())
+        if (std::find(selection.listed.begin(), selection.listed.end(), index) != selection.listed.end())
             throw std::invalid_argument("GPU " + std::to_string(index) + " is listed twice");
-        gpus.push_back(index);
+        selection.listed.push_back(index);
         if (comma == std::string_view::npos) break;
         text.remove_prefix(comma + 1);
     }
-    return gpus;
+    return selection;
+}
+
+std::vector<int> selected_gpus(const GpuSelection& selection, int device_count) {
+    if (selection.listed.empty()) {
+        if (device_count <= 0) throw std::invalid_argument("no GPU device found");
+        std::vector<int> all(static_cast<std::size_t>(device_count));
+        for (int d = 0; d < device_count; ++d) all[static_cast<std::size_t>(d)] = d;
+        return all;
+    }
+    for (const int index : selection.listed)
+        if (index >= device_count)
+            throw std::invalid_argument("GPU " + std::to_string(index) + " does not exist (this host has " +
+                                        std::to_string(device_count) + ": 0.." + std::to_string(device_count - 1) + ")");
+    return selection.listed;
 }
 
 SweepTarget device_target(const std::vector<int>& gpus) {

@@ -18,9 +18,16 @@ struct SweepTarget {
     std::vector<int> gpus;
 };
 
-// "all" or a comma-separated list of device indices ("0,1"), each < device_count and once.
-// Throws std::invalid_argument saying what is wrong.
-std::vector<int> parse_gpu_list(std::string_view text, int device_count);
+// --gpus: "all" or a comma-separated list of device indices ("0,1"), each once. Read with the
+// other flags, before any device is opened; which devices exist is asked later (selected_gpus).
+struct GpuSelection {
+    std::vector<int> listed;  // empty: all
+};
+// Throws std::invalid_argument saying what is wrong with the text.
+GpuSelection parse_gpu_selection(std::string_view text);
+// The devices of a selection on a host with device_count of them. Throws std::invalid_argument
+// naming a listed device that does not exist, or when "all" finds none.
+std::vector<int> selected_gpus(const GpuSelection& selection, int device_count);
 
 // The target of the given devices. They must agree on arch, gfx and cu_num (a row is stamped with
 // one of each; mixing parts would mislabel timings), and the arch must have a limits preset
