@@ -150,7 +150,8 @@ TEST_CASE("sweep: bad flags exit 2 and say which flag") {
     CHECK(contains(err_of("--metric l2"), "unknown error metric 'l2'"));
     CHECK(contains(err_of("--only-missing"), "--tuned"));
     CHECK(contains(err_of("--tuned x.csv"), "--only-missing"));
-    CHECK(contains(err_of("--err-ratio 2"), "--err-ratio"));
+    CHECK(contains(err_of("--err-ratio 2"), "--err-ratio: must lie in 0..1, got 2"));
+    CHECK(contains(err_of("--task-timeout 0"), "--task-timeout: must be greater than 0, got 0"));
     CHECK(contains(err_of("--arch sm_80"), "--arch"));
     for (const char* margin : {"abc", "1e999", "0.5"})  // (a non-number used to abort, exit 134)
         CHECK(contains(err_of(std::string("--finalist-margin ") + margin), "--finalist-margin"));

@@ -20,6 +20,7 @@
 #include "bench/hbm_bandwidth.h"
 #include "bench/shape_bench.h"
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "cli/timing_flags.h"
 #include "common/atomic_file.h"
@@ -170,14 +171,14 @@ Command add_bench_command(CLI::App& parent) {
     app->add_option("--tuned", o->tuned, "Tuned table(s), merged by AITER's rules; none: the default arm only");
     app->add_option("--tokens", o->tokens, "Token counts (comma-separated, or 'aiter'); default: the rows' own");
     app->add_option("--rounds", o->rounds, "Timed rounds per arm (arms alternate); the median is reported")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     app->add_option("--json", o->json, "Write the results here (rewritten after every bucket)");
     app->add_option("--hbm-tbps", o->hbm_tbps, "HBM bandwidth for the roofline (default: the H200's, performance-anchors.md); 0 measures a memcpy")
-        ->check(CLI::NonNegativeNumber)
+        ->check(non_negative_number())
         ->capture_default_str();
     app->add_option("--peak-tflops", o->peak_tflops, "Dense FP8 tensor peak for the roofline")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "cli/candidate_options.h"
 #include "common/input_error.h"
@@ -89,7 +90,7 @@ Command add_candidates_command(CLI::App& parent) {
         "candidates", "List the candidate kernels of each shape after static pruning (-v: also the pruned ones and why)");
     app->add_option("--shapes", o->shapes, "Untuned shape CSV (AITER format)")->required();
     app->add_option("--tokens", o->tokens, "Enumerate every distinct shape at this token count instead of each row's")
-        ->check(CLI::Range(1, (1 << 24) - 1));
+        ->check(number_in(1, (1 << 24) - 1));
     app->add_option("--stage", o->stage, "Only this stage (1: gate/up, 2: down)")->check(CLI::IsMember({1, 2}));
     app->add_option("--arch", o->arch, "Target whose limits prune the configs")
         ->check(CLI::IsMember(kernels::known_archs()))

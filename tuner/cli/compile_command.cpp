@@ -17,6 +17,7 @@
 
 #include "cli/candidate_options.h"
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
@@ -220,10 +221,10 @@ Command add_compile_command(CLI::App& parent) {
         ->check(CLI::IsMember(kernels::known_archs()));
     app->add_option("--tokens", o->tokens, "Token counts (comma-separated) instead of each row's own")
         ->delimiter(',')
-        ->check(CLI::Range(1, (1 << 24) - 1));
+        ->check(number_in(1, (1 << 24) - 1));
     app->add_option("--cache-dir", o->cache_dir, "Kernel cache directory")->capture_default_str();
     app->add_option("-j,--jobs", o->jobs, "Compiler threads (default: one per hardware thread)")
-        ->check(CLI::Range(1u, 1024u));
+        ->check(number_in(1, 1024));
     app->add_option("--report", o->report, "Write every kernel's outcome and the timings as JSON to this file");
     app->add_flag("--no-heuristics", o->no_heuristics,
                   "Also compile the configs the block_m heuristic prunes at every token count");

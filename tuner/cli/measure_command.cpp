@@ -24,6 +24,7 @@
 
 #include "cli/candidate_options.h"
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "cli/timing_flags.h"
 #include "common/atomic_file.h"
@@ -273,7 +274,7 @@ Command add_measure_command(CLI::App& parent) {
         ->required();
     app->add_option("--tokens", o->tokens, "Token count M (the bucket)")
         ->required()
-        ->check(CLI::Range(1, (1 << 24) - 1));
+        ->check(number_in(1, (1 << 24) - 1));
     app->add_option("--stage", o->stage, "Only this stage (1: gate/up, 2: down)")->check(CLI::IsMember({1, 2}));
     add_mma_option(*app, o->mma_paths);
     add_kernels_option(*app, o->kernels);
@@ -281,18 +282,18 @@ Command add_measure_command(CLI::App& parent) {
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
     app->add_option("--metric", o->metric, "Error gate: cosine, row-cosine or mismatch")->capture_default_str();
     app->add_option("--err-ratio", o->err_ratio, "Largest accepted error")->capture_default_str()->check(
-        CLI::NonNegativeNumber);
+        non_negative_number());
     app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default ~/.cache/moetune)");
     app->add_option("--timeout", o->timeout_s, "Seconds one candidate may take in its worker before it is killed")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
     auto* isolate = app->add_flag("--isolate", o->isolate,
                                   "Run candidates in a worker process (default): faults and hangs fail only that "
                                   "candidate");
     app->add_flag("--in-process", o->in_process,
                   "Run candidates in this process (no timeout; after a GPU fault every later candidate fails)")
         ->excludes(isolate);
-    app->add_option("--gpu", o->gpu, "Device index")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app->add_option("--gpu", o->gpu, "Device index")->capture_default_str()->check(non_negative_number());
     app->add_flag("--cold-l2", o->cold_l2, "Rotate launches over copies of the activations so they miss in L2");
     add_replay_ms_option(*app, o->replay_ms);
     app->add_option("--test-break", o->test_break,

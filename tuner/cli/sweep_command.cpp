@@ -19,6 +19,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "cli/candidate_options.h"
 #include "cli/timing_flags.h"
@@ -333,7 +334,7 @@ Command add_sweep_command(CLI::App& parent) {
     only_missing->needs(tuned);
     tuned->needs(only_missing);
     app->add_option("--err-ratio", o->err_ratio, "Largest accepted error of a candidate (AITER's errRatio)")
-        ->check(CLI::Range(0.0, 1.0))
+        ->check(number_in(0.0, 1.0))
         ->capture_default_str();
     app->add_option("--metric", o->metric, "Error metric: cosine (AITER's FlyDSL metric), row-cosine or mismatch")
         ->capture_default_str();
@@ -351,7 +352,7 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--gfx", o->gfx, "Dry run: the gfx the rows would be stamped with (default: from --arch)")
         ->needs(dry_run);
     app->add_option("--cu-num", o->cu_num, "Dry run: the cu_num the rows would be stamped with (default: from --arch)")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->needs(dry_run);
     app->add_option("--gpus", o->gpus, "GPUs to use: all, or a list like 0,1 (one worker process each)")
         ->capture_default_str();
@@ -360,7 +361,7 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_flag("--retune", o->retune, "Measure entries the output already has again");
     app->add_option("--min-improvement-pct", o->min_improvement_pct,
                     "With --retune, replace a row only when the new one is faster by more than this")
-        ->check(CLI::Range(0.0, 100.0))
+        ->check(number_in(0.0, 100.0))
         ->capture_default_str();
     app->add_option("--finalist-margin", o->finalist_margin,
                     "Time every candidate briefly, then in full only those within this factor of the fastest of "
@@ -378,7 +379,7 @@ Command add_sweep_command(CLI::App& parent) {
     app->add_option("--task-timeout", o->task_timeout_s,
                     "Seconds one candidate may take (incl. a worker's start and data setup) before its worker is "
                     "killed and restarted")
-        ->check(CLI::PositiveNumber)
+        ->check(positive_number())
         ->capture_default_str();
     app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default: $XDG_CACHE_HOME/moetune)");
     app->add_option("--compile-threads", o->compile_threads, "Compiler threads (default: one per core)");
@@ -387,7 +388,7 @@ Command add_sweep_command(CLI::App& parent) {
     add_kernels_option(*app, o->kernels);
     app->add_option("--test-break", o->test_break,
                     "Testing only: build every candidate as a broken variant (1 wrong, 2 fault, 3 hang)")
-        ->check(CLI::Range(0, 3))
+        ->check(number_in(0, 3))
         ->group("Testing");
     return {app, [o] { return run_sweep_command(*o); }};
 }

@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.h"
+#include "cli/number_checks.h"
 #include "cli/exit_codes.h"
 #include "gpu/device.h"
 #include "measure/measurer.h"
@@ -69,7 +70,7 @@ Command add_worker_command(CLI::App& parent) {
     auto gpu = std::make_shared<int>(0);
     CLI::App* app = parent.add_subcommand("worker", "Measurement worker process (started by moetune itself)");
     app->group("");  // hidden from --help: users never start it
-    app->add_option("--gpu", *gpu, "Device index")->check(CLI::NonNegativeNumber);
+    app->add_option("--gpu", *gpu, "Device index")->check(non_negative_number());
     return {app, [gpu] { return run_worker(*gpu); }};
 }
 
