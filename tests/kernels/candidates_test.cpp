@@ -303,6 +303,15 @@ TEST_CASE("a name filter keeps only the matching candidates and says why the oth
         if (p.reason == "its name does not match --kernels") ++filtered;
     CHECK(filtered == int(all.kept.size() - wgmma.kept.size()));
     CHECK_FALSE(name_filter(""));
+
+    // An empty list says whether --kernels or the shape emptied it.
+    const CandidateList none = enumerate_candidates(Stage::down, shape, sm90a(), {.names = name_filter("zzz")});
+    REQUIRE(none.kept.empty());
+    CHECK(empty_list_reason(Stage::down, none, "sm_90a") ==
+          "--kernels matches none of the " + std::to_string(all.kept.size()) +
+              " stage-2 kernels that fit this shape on sm_90a");
+    const CandidateList unfit{{}, {{all.kept.front(), "tile_n 256 does not divide model_dim 5248"}}};
+    CHECK(empty_list_reason(Stage::gate_up, unfit, "sm_90a") == "no stage-1 kernel fits this shape on sm_90a");
     CHECK_THROWS_AS(name_filter("(unclosed"), std::regex_error);
 }
 

@@ -71,8 +71,8 @@ int run_candidates(const CandidatesOptions& o) {
             for (const kernels::PrunedConfig& p : list.pruned)
                 spdlog::debug("{}: token {}: pruned {}: {}", job.where, s.tokens, kernels::kernel_name(p.config), p.reason);
             if (list.kept.empty()) {
-                spdlog::error("{}: token {}: no stage-{} kernel fits this shape on {} (-v lists why)", job.where,
-                              s.tokens, n, o.arch);
+                spdlog::error("{}: token {}: {} (-v lists why)", job.where, s.tokens,
+                              kernels::empty_list_reason(stage, list, o.arch));
                 empty_stage = true;
             }
         }

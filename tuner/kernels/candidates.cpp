@@ -1,5 +1,6 @@
 #include "kernels/candidates.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <stdexcept>
 #include <utility>
@@ -211,11 +212,21 @@ CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, con
         if (!reason && options.heuristics) reason = block_m_heuristic_reason(sort_block_m(c), shape);
         if (!reason && options.heuristics) reason = k_groups_heuristic_reason(c, shape, limits);
         if (!reason && options.names && !std::regex_search(kernel_name(c), *options.names))
-            reason = "its name does not match --kernels";
+            reason = std::string(kNotMatchingKernels);
         if (reason) out.pruned.push_back({c, std::move(*reason)});
         else out.kept.push_back(c);
     }
     return out;
+}
+
+std::string empty_list_reason(Stage stage, const CandidateList& list, std::string_view arch) {
+    const auto filtered = std::count_if(list.pruned.begin(), list.pruned.end(),
+                                        [](const PrunedConfig& p) { return p.reason == kNotMatchingKernels; });
+    const std::string stage_n = "stage-" + std::to_string(stage_number(stage));
+    if (filtered > 0)
+        return "--kernels matches none of the " + std::to_string(filtered) + " " + stage_n +
+               " kernels that fit this shape on " + std::string(arch);
+    return "no " + stage_n + " kernel fits this shape on " + std::string(arch);
 }
 
 }  // namespace moetune::kernels

@@ -32,6 +32,9 @@ std::optional<std::regex> name_filter(const std::string& pattern);
 // --mma's values: "fp8", "bf16", "all" (fp8 then bf16); nullopt for anything else.
 std::optional<std::vector<MmaPath>> mma_paths_from_choice(std::string_view choice);
 
+// The reason of the configs --kernels dropped (after they passed every other check).
+inline constexpr std::string_view kNotMatchingKernels = "its name does not match --kernels";
+
 struct PrunedConfig {
     KernelConfig config;
     std::string reason;
@@ -51,5 +54,10 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
 // Throws std::invalid_argument when shape_error(shape) is set.
 CandidateList enumerate_candidates(Stage stage, const data::MoeShape& shape, const DeviceLimits& limits,
                                    const EnumerationOptions& options = {});
+
+// Why `list` (of `stage`, for a shape on `arch`) kept nothing, for candidates' and sweep's
+// messages: "--kernels matches none of the 135 stage-2 kernels that fit this shape on sm_90a" when
+// only the name filter stood in the way, else "no stage-2 kernel fits this shape on sm_90a".
+std::string empty_list_reason(Stage stage, const CandidateList& list, std::string_view arch);
 
 }  // namespace moetune::kernels

@@ -36,10 +36,10 @@ PlanEntry make_entry(const PlanRequest& request, const PlanTarget& target,
         kernels::enumerate_candidates(kernels::Stage::gate_up, *problem, target.limits, enumeration);
     kernels::CandidateList stage2 =
         kernels::enumerate_candidates(kernels::Stage::down, *problem, target.limits, enumeration);
-    for (const auto& [list, n] : {std::pair{&stage1, 1}, std::pair{&stage2, 2}})
+    for (const auto& [list, stage] : {std::pair{&stage1, kernels::Stage::gate_up}, std::pair{&stage2, kernels::Stage::down}})
         if (list->kept.empty()) {
-            e.skip_reason = "no stage-" + std::to_string(n) + " kernel fits this shape on " + target.limits.arch +
-                            " (`moetune candidates -v` lists why)";
+            e.skip_reason =
+                kernels::empty_list_reason(stage, *list, target.limits.arch) + " (`moetune candidates -v` lists why)";
             return e;
         }
     e.problem = problem;
