@@ -123,12 +123,13 @@ public:
     void prepare(int max_tokens);
     int prepared_tokens() const;  // 0 before prepare()
 
-    // Enqueues on `stream` (hipStream_t / cudaStream_t; nullptr = the default stream): the MXFP8
-    // quantisation of `hidden` (dynamic per-1x32 scales, AITER's; on this object's side stream, forked
-    // from and joined back into `stream` by events, so it runs beside the sort), moe_sorting with the
-    // plan's block_m (zeroing `out` for an atomic stage 2), stage 1 (+ the quantisation of its output
-    // unless the kernel fuses it), stage 2 (atomic adds, or per-slot partials then a reduce). Call it
-    // on the device this object was made on, from one stream at a time. Throws std::invalid_argument
+    // Enqueues on `stream` (hipStream_t / cudaStream_t; nullptr = the default stream): moe_sorting
+    // with the plan's block_m (zeroing `out` for an atomic stage 2; on this object's side stream,
+    // forked from and joined back into `stream` by events, so it runs beside the quantisation), the
+    // MXFP8 quantisation of `hidden` (dynamic per-1x32 scales, AITER's), stage 1 (+ the
+    // quantisation of its output unless the kernel fuses it), stage 2 (atomic adds, or per-slot
+    // partials then a reduce). Call it on the device this object was made on, from one stream at a
+    // time. Throws std::invalid_argument
     // for tokens beyond prepared_tokens() or a missing buffer, std::runtime_error when the GPU refuses
     // a launch.
     void run(const FusedMoeArgs& args, void* stream);
