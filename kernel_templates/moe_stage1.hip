@@ -113,6 +113,10 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         const int col0 = n0 / 2;
         const int inter = args.inter_dim;
         constexpr int GROUPS = SWAPPED ? 1 : WARP_N / 32;  // (the swapped tiles have their own epilogue)
+        // The FP8 warpgroup-product kernels store whole 16-byte pieces of a row (mx_quad_transpose):
+        // 64 columns at a time of the MXFP8 output, 32 of the bf16 one. (Not in the register-fed
+        // bf16-path tiles, whose registers it raised.)
+        constexpr bool kVectors = WGMMA && MMA_PATH == 0;
 #pragma unroll
         for (int i = 0; i < WARP_M / 16; ++i) {
 #pragma unroll
@@ -135,8 +139,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                 if constexpr (FUSE_FP8) {
                     // One MX block = 32 columns = two gate/up groups; its 32 values sit in the 4 lanes
                     // of this row (t = 0..3), 8 each.
-#pragma unroll
-                    for (int b = 0; b < GROUPS / 2; ++b) {
+                    auto block_scale = [&](int b) {
                         float amax = 0.f;
 #pragma unroll
                         for (int p = 2 * b; p < 2 * b + 2; ++p)
@@ -146,7 +149,44 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                                 for (int c = 0; c < 2; ++c) amax = fmaxf(amax, fabsf(v[p][q][c]));
                         amax = fmaxf(amax, mx_shfl_xor(amax, 1));
                         amax = fmaxf(amax, mx_shfl_xor(amax, 2));
-                        const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+                        return mx_mxfp8_scale_from_amax(amax);
+                    };
+                    if constexpr (kVectors && GROUPS % 4 == 0) {
+                        if (!args.out_wide) {
+                            // Two MX blocks (64 columns) at a time: word m of lane t holds the e4m3 pairs
+                            // of group 4c + m at columns 16 m + 2t (low half) and 16 m + 8 + 2t (high
+                            // half); transposed, lane t holds columns 16 t + 2 t' and 16 t + 8 + 2 t' of
+                            // each lane t' of the quad, i.e. columns 16 t .. 16 t + 15: one 16-byte store.
+                            unsigned char* out = static_cast<unsigned char*>(args.out) + out_row * inter;
+#pragma unroll
+                            for (int c = 0; c < GROUPS / 4; ++c) {
+                                const unsigned char scales[2] = {block_scale(2 * c), block_scale(2 * c + 1)};
+                                moetune_u32 w[4];
+#pragma unroll
+                                for (int m = 0; m < 4; ++m) {
+                                    const int p = 4 * c + m;
+                                    w[m] = moetune_u32(mx_quantize_mxfp8_pair(v[p][0][0], v[p][0][1], scales[m / 2])) |
+                                           (moetune_u32(mx_quantize_mxfp8_pair(v[p][1][0], v[p][1][1], scales[m / 2]))
+                                            << 16);
+                                }
+                                mx_quad_transpose(w, t);
+                                if (token < 0) continue;
+                                const moetune_u32 bytes[4] = {
+                                    mx_byte_perm(w[0], w[1], 0x5410u), mx_byte_perm(w[2], w[3], 0x5410u),
+                                    mx_byte_perm(w[0], w[1], 0x7632u), mx_byte_perm(w[2], w[3], 0x7632u)};
+                                mx_store16(out + col0 + 64 * c + 16 * t, bytes);
+                                if (t == 0) {
+#pragma unroll
+                                    for (int b = 0; b < 2; ++b)
+                                        args.out_scale[out_row * (inter / 32) + (col0 + 64 * c + 32 * b) / 32] = scales[b];
+                                }
+                            }
+                            continue;
+                        }
+                    }
+#pragma unroll
+                    for (int b = 0; b < GROUPS / 2; ++b) {
+                        const unsigned char scale = block_scale(b);
                         if (token < 0) continue;
                         if (args.out_wide) {
                             // Columns 2t, 2t+1 of each 8-column group, at their wide positions.
@@ -175,6 +215,22 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                         if (t == 0) args.out_scale[out_row * (inter / 32) + (col0 + 32 * b) / 32] = scale;
                     }
                 } else {
+                    auto pair = [&](int p, int q) {
+                        return moetune_u32(mx_float_to_bf16(v[p][q][0])) | (moetune_u32(mx_float_to_bf16(v[p][q][1])) << 16);
+                    };
+                    if constexpr (kVectors && GROUPS % 2 == 0) {
+                        // Two groups (32 columns) at a time: word 2 (p - 2c) + q of lane t holds columns
+                        // 8 (2 (p - 2c) + q) + 2t; transposed, lane t holds columns 8 t .. 8 t + 7.
+                        unsigned short* out = static_cast<unsigned short*>(args.out) + out_row * inter;
+#pragma unroll
+                        for (int c = 0; c < GROUPS / 2; ++c) {
+                            moetune_u32 w[4] = {pair(2 * c, 0), pair(2 * c, 1), pair(2 * c + 1, 0), pair(2 * c + 1, 1)};
+                            mx_quad_transpose(w, t);
+                            if (token < 0) continue;
+                            mx_store16(out + col0 + 32 * c + 8 * t, w);
+                        }
+                        continue;
+                    }
                     if (token < 0) continue;
                     unsigned short* out = static_cast<unsigned short*>(args.out) + out_row * inter;
 #pragma unroll
@@ -182,9 +238,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
 #pragma unroll
                         for (int q = 0; q < 2; ++q) {
                             const int col = col0 + 16 * p + 8 * q + 2 * t;
-                            const moetune_u32 pair = moetune_u32(mx_float_to_bf16(v[p][q][0])) |
-                                                     (moetune_u32(mx_float_to_bf16(v[p][q][1])) << 16);
-                            *reinterpret_cast<moetune_u32*>(out + col) = pair;
+                            *reinterpret_cast<moetune_u32*>(out + col) = pair(p, q);
                         }
                 }
             }

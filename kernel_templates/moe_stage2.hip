@@ -97,30 +97,55 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     if constexpr (!SWAPPED) mx_warp_origin<WARPS_M, WARPS_N, WARP_M, WARP_N, WGMMA>(mn_warp, m0, n0);
     n0 += tile_n0;
 
-    // Epilogue, on either main loop's accumulators.
+    // Epilogue, on either main loop's accumulators. In the FP8 warpgroup-product kernels (whose warps'
+    // columns come in whole groups of 32, 4 n8 tiles) the lane quad of each row transposes its bf16
+    // pairs (mx_quad_transpose) so that a lane adds or stores 16 contiguous bytes at once: a quarter
+    // of the instructions, and a warp's access covers 64 bytes of each of its 8 rows instead of 16.
+    // (Not in the register-fed bf16-path tiles: up to 52 registers more, NVRTC sm_90a.)
     auto epilogue = [&](const auto& gemm) {
         const int lane = int(threadIdx.x) & 31;
         const int g = lane >> 2, t = lane & 3;
+        constexpr bool kVectors = WGMMA && MMA_PATH == 0 && WARP_N % 32 == 0;
 #pragma unroll
         for (int i = 0; i < WARP_M / 16; ++i) {
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int r = m0 + 16 * i + g + 8 * h;
                 const int token = token_of_row[r];
-                if (token < 0) continue;
+                if (!kVectors && token < 0) continue;  // (the quad's shuffles need every lane)
                 const float weight = weight_of_row[r];
                 const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
                 unsigned short* out = args.out + out_row * args.model_dim;
-#pragma unroll
-                for (int j = 0; j < WARP_N / 8; ++j) {
-                    const int col = n0 + 8 * j + 2 * t;
+                auto pair = [&](int j) {
                     const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
                     const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
-                    if constexpr (ATOMIC) {
-                        mx_atomic_add_bf16x2(out + col, x, y);
-                    } else {
-                        *reinterpret_cast<moetune_u32*>(out + col) =
-                            moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                    return moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                };
+                if constexpr (kVectors) {
+#pragma unroll
+                    for (int jb = 0; jb < WARP_N / 32; ++jb) {
+                        moetune_u32 words[4];
+#pragma unroll
+                        for (int q = 0; q < 4; ++q) words[q] = pair(4 * jb + q);
+                        mx_quad_transpose(words, t);  // now columns 8 (4 jb + t) .. + 7
+                        if (token < 0) continue;
+                        unsigned short* at = out + n0 + 32 * jb + 8 * t;
+                        if constexpr (ATOMIC) {
+                            mx_atomic_add_bf16x8(at, words);
+                        } else {
+                            mx_store16(at, words);
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int j = 0; j < WARP_N / 8; ++j) {
+                        const int col = n0 + 8 * j + 2 * t;
+                        if constexpr (ATOMIC) {
+                            mx_atomic_add_bf16x2(out + col, mx_test_break_value(weight * gemm.acc[i][j][2 * h], token),
+                                                 mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token));
+                        } else {
+                            *reinterpret_cast<moetune_u32*>(out + col) = pair(j);
+                        }
                     }
                 }
             }

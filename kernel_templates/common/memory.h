@@ -67,6 +67,17 @@ __device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
     return mx_u32x4{v.x, v.y, v.z, v.w};
 }
 
+// 16 bytes (four words) / 8 bytes (two) to a 16- / 8-byte aligned address in one vector store.
+__device__ inline void mx_store16(void* p, const moetune_u32 (&w)[4]) {
+    *reinterpret_cast<mx_aligned_u32x4*>(p) = mx_aligned_u32x4{w[0], w[1], w[2], w[3]};
+}
+struct alignas(8) mx_aligned_u32x2 {
+    moetune_u32 x, y;
+};
+__device__ inline void mx_store8(void* p, moetune_u32 lo, moetune_u32 hi) {
+    *reinterpret_cast<mx_aligned_u32x2*>(p) = mx_aligned_u32x2{lo, hi};
+}
+
 // Asynchronous 16-byte copies from global to shared memory (cp.async, sm_80+): the copy needs no
 // registers and no instructions beyond its issue, and lands while the thread does other work. With
 // `load` false it reads nothing and writes 16 zero bytes. mx_cp_async_wait_all waits for this
@@ -146,5 +157,20 @@ __device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float 
         const moetune_u32 next = moetune_u32(mx_float_to_bf16(lo)) | (moetune_u32(mx_float_to_bf16(hi)) << 16);
         old = atomicCAS(word, assumed, next);
     } while (old != assumed);
+#endif
+}
+
+// out[0..7] += 8 packed bf16 (16-byte aligned): on Hopper one vector reduction where four pairs take
+// four (a warp of stage 2's epilogue then covers 64 contiguous bytes of each of its 8 rows, not 16).
+__device__ inline void mx_atomic_add_bf16x8(unsigned short* out, const moetune_u32 (&packed)[4]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {%1, %2, %3, %4};\n" ::"l"(out), "r"(packed[0]),
+                 "r"(packed[1]), "r"(packed[2]), "r"(packed[3])
+                 : "memory");
+#else
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        mx_atomic_add_bf16x2(out + 2 * i, mx_bf16_to_float((unsigned short)(packed[i] & 0xFFFFu)),
+                             mx_bf16_to_float((unsigned short)(packed[i] >> 16)));
 #endif
 }
