@@ -114,8 +114,10 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                 const int token = token_of_row[r];
                 if (!kVectors && token < 0) continue;  // (the quad's shuffles need every lane)
                 const float weight = weight_of_row[r];
-                const long long out_row = ATOMIC ? (long long)token : (long long)act_row[r];
-                unsigned short* out = args.out + out_row * args.model_dim;
+                // (formed only for a real token: a padding row's -1 would point before the output)
+                auto out_row = [&] {
+                    return args.out + (ATOMIC ? (long long)token : (long long)act_row[r]) * args.model_dim;
+                };
                 auto pair = [&](int j) {
                     const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
                     const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
@@ -129,7 +131,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                         for (int q = 0; q < 4; ++q) words[q] = pair(4 * jb + q);
                         mx_quad_transpose(words, t);  // now columns 8 (4 jb + t) .. + 7
                         if (token < 0) continue;
-                        unsigned short* at = out + n0 + 32 * jb + 8 * t;
+                        unsigned short* at = out_row() + n0 + 32 * jb + 8 * t;
                         if constexpr (ATOMIC) {
                             mx_atomic_add_bf16x8(at, words);
                         } else {
@@ -137,6 +139,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                         }
                     }
                 } else {
+                    unsigned short* out = out_row();
 #pragma unroll
                     for (int j = 0; j < WARP_N / 8; ++j) {
                         const int col = n0 + 8 * j + 2 * t;

@@ -38,7 +38,7 @@ struct FusedMoeArgs {
     const void* w1_scale = nullptr;
     const void* w2 = nullptr;
     const void* w2_scale = nullptr;
-    void* out = nullptr;                    // bf16 [M, model_dim]
+    void* out = nullptr;                    // bf16 [M, model_dim], 16-byte aligned
     // The weights rebased (FusedMoe::rebase_weights): needed when a plan's kernel reads them
     // (FusedMoe::reads_rebased_weights after prepare()), else may stay null. Last, so that
     // initialisers written before they existed keep their meaning.

@@ -67,15 +67,9 @@ __device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
     return mx_u32x4{v.x, v.y, v.z, v.w};
 }
 
-// 16 bytes (four words) / 8 bytes (two) to a 16- / 8-byte aligned address in one vector store.
+// 16 bytes (four words) to a 16-byte aligned address in one vector store.
 __device__ inline void mx_store16(void* p, const moetune_u32 (&w)[4]) {
     *reinterpret_cast<mx_aligned_u32x4*>(p) = mx_aligned_u32x4{w[0], w[1], w[2], w[3]};
-}
-struct alignas(8) mx_aligned_u32x2 {
-    moetune_u32 x, y;
-};
-__device__ inline void mx_store8(void* p, moetune_u32 lo, moetune_u32 hi) {
-    *reinterpret_cast<mx_aligned_u32x2*>(p) = mx_aligned_u32x2{lo, hi};
 }
 
 // Asynchronous 16-byte copies from global to shared memory (cp.async, sm_80+): the copy needs no
@@ -162,6 +156,8 @@ __device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float 
 
 // out[0..7] += 8 packed bf16 (16-byte aligned): on Hopper one vector reduction where four pairs take
 // four (a warp of stage 2's epilogue then covers 64 contiguous bytes of each of its 8 rows, not 16).
+// Only the warpgroup-product kernels (sm_90a) call it; the fallback below adds the addends as the
+// bf16 values they were packed as, which the Hopper reduction does too.
 __device__ inline void mx_atomic_add_bf16x8(unsigned short* out, const moetune_u32 (&packed)[4]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {%1, %2, %3, %4};\n" ::"l"(out), "r"(packed[0]),

@@ -216,6 +216,11 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
     }
     Call beyond(301);
     CHECK_THROWS_AS(moe.run(beyond.args(), setup().stream.native()), std::invalid_argument);
+    Call shifted(5);  // an output view that does not start on a 16-byte boundary
+    FusedMoeArgs shifted_args = shifted.args();
+    shifted_args.out = static_cast<uint16_t*>(shifted_args.out) + 1;
+    CHECK_THROWS_WITH(moe.run(shifted_args, setup().stream.native()),
+                      Catch::Matchers::ContainsSubstring("out must be 16-byte aligned"));
     if (fp8) {  // the FP8 row's bucket without the rebased weights: refused, naming them
         Call call(100);
         FusedMoeArgs args = call.args();

@@ -4,6 +4,7 @@
 #include "moetune/fused_moe.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <iostream>
@@ -142,6 +143,9 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                                                                {a.w2_scale, "w2_scale"},
                                                                {a.out, "out"}})
         require_buffer(p, what);
+    // The FP8 warpgroup-product kernels' epilogues store (or add) 16 bytes of a row at a time.
+    if (reinterpret_cast<std::uintptr_t>(a.out) % 16 != 0)
+        throw std::invalid_argument("FusedMoe::run: out must be 16-byte aligned");
 
     const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
     if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::rebased_e4m3) {
