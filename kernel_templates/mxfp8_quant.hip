@@ -10,6 +10,7 @@
 // (mxfp8_widen.hip) took two, and with four threads per block (below).
 #include "common/grid_dependency.h"
 #include "common/lane_shuffle.h"
+#include "common/memory.h"
 #include "common/mx_bf16_widen.h"
 #include "common/mx_rebase.h"
 #include "common/mx_types.h"
@@ -48,18 +49,15 @@ __device__ inline void mxfp8_amax_step(float v, float& amax) {
     if (!mx_is_nan(amax) && (mx_is_nan(a) || a > amax)) amax = a;
 }
 
-struct alignas(16) mxfp8_vector {
-    moetune_u32 w[4];  // 16 e4m3 bytes, little-endian words
-};
-
-// Block b of x quantised: its e4m3 bytes into `words` (two 16-byte vectors), its scale returned.
+// Block b of x quantised: its e4m3 bytes into `words` (two 16-byte vectors of little-endian words),
+// its scale returned.
 // IN: float or unsigned short (bf16 bits). ROUND_TO_BF16: round float input to bf16 first (the
 // stage-1 output, which AITER's non-fused path writes as bf16; quantize_stage1_output on the CPU).
 // UNIT_SCALES: every scale 127 and the values cast as they are (AITER's tuner feeds a8w4 candidates
 // that way), else AITER's dynamic MXFP8 scales.
 template <typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
 __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, unsigned long long b, bool aligned,
-                                                     mxfp8_vector (&words)[2]) {
+                                                     mx_aligned_u32x4 (&words)[2]) {
     float v[32];
     mxfp8_load_elements(x, b * 32, aligned, v);
     float amax = 0.0f;
@@ -69,7 +67,9 @@ __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, u
     }
     const unsigned char scale = UNIT_SCALES ? (unsigned char)127 : mx_mxfp8_scale_from_amax(amax);
     for (int q = 0; q < 2; ++q)
-        for (int w = 0; w < 4; ++w) words[q].w[w] = mx_quantize_mxfp8_word(v + 16 * q + 4 * w, scale);
+        words[q] = mx_aligned_u32x4{mx_quantize_mxfp8_word(v + 16 * q, scale), mx_quantize_mxfp8_word(v + 16 * q + 4, scale),
+                                    mx_quantize_mxfp8_word(v + 16 * q + 8, scale),
+                                    mx_quantize_mxfp8_word(v + 16 * q + 12, scale)};
     return scale;
 }
 
@@ -81,9 +81,9 @@ __global__ void __launch_bounds__(THREADS)
     const unsigned long long stride = (unsigned long long)gridDim.x * THREADS;
     const bool aligned = (reinterpret_cast<unsigned long long>(x) & 15u) == 0;
     for (unsigned long long b = (unsigned long long)blockIdx.x * THREADS + threadIdx.x; b < blocks; b += stride) {
-        mxfp8_vector words[2];
+        mx_aligned_u32x4 words[2];
         scales[b] = mxfp8_quantize_block<IN, ROUND_TO_BF16, UNIT_SCALES>(x, b, aligned, words);
-        mxfp8_vector* out = reinterpret_cast<mxfp8_vector*>(values + b * 32);
+        mx_aligned_u32x4* out = reinterpret_cast<mx_aligned_u32x4*>(values + b * 32);
         out[0] = words[0];
         out[1] = words[1];
     }
