@@ -24,6 +24,11 @@ struct BenchSettings {
     measure::TimingOptions timing;  // one round: graph replays of FusedMoe::run
     uint64_t seed = 0;
     std::string routing = "random";  // data::parse_routing_spec spelling
+    // Routings the timed launches rotate over (seeds seed, seed + 1, ...; launch i of a graph uses
+    // routing i mod n). 1 repeats one routing, so at a few tokens the experts' weights stay in the
+    // L2 from one call to the next as they would not in a model, whose next MoE call is another
+    // layer's; n > 1 gives each call other experts (the outputs compared are routing 0's).
+    int routings = 1;
     std::string cache_dir;           // "" = moetune's default
     bool overlap_launches = true;    // FusedMoeOptions::overlap_launches, both arms
     Peaks peaks;
