@@ -90,7 +90,11 @@ int run_bench(const BenchOptions& o) {
     kernels::ShapeRows rows;
     TunedTables tables;
     try {
-        data::parse_routing_spec(o.routing);
+        const data::RoutingSpec routing = data::parse_routing_spec(o.routing);
+        if (o.routings > 1 && routing.kind != data::RoutingSpec::Kind::random &&
+            routing.kind != data::RoutingSpec::Kind::skewed)
+            throw std::invalid_argument("--routings " + std::to_string(o.routings) + ": --routing " + o.routing +
+                                        " is the same whatever the seed; rotate random or skewed routings");
         std::vector<int> tokens;
         try {
             if (!o.tokens.empty())
