@@ -20,6 +20,22 @@ __device__ inline moetune_u32 mx_shfl_xor(moetune_u32 v, int mask) {
 }
 __device__ inline float mx_shfl_xor(float v, int mask) { return mx_float_of(mx_shfl_xor(mx_bits_of(v), mask)); }
 
+// One butterfly step of mx_quad_transpose: lanes t and t ^ mask swap a pair of words -- the lane
+// whose `mask` bit is set gives (lo0, lo1) and takes its partner's (hi0, hi1) in their place, the
+// other lane the reverse.
+__device__ inline void mx_swap_word_pair(moetune_u32& lo0, moetune_u32& lo1, moetune_u32& hi0, moetune_u32& hi1, int t,
+                                         int mask) {
+    const bool upper = (t & mask) != 0;
+    moetune_u32 a = upper ? lo0 : hi0, b = upper ? lo1 : hi1;
+    a = mx_shfl_xor(a, mask);
+    b = mx_shfl_xor(b, mask);
+    if (upper) {
+        lo0 = a, lo1 = b;
+    } else {
+        hi0 = a, hi1 = b;
+    }
+}
+
 // The 4 x 4 words of a lane quad (the lanes 4 g .. 4 g + 3 of a product fragment, t = lane % 4)
 // transposed: word q of lane t becomes word t of lane q. Two butterfly steps of two shuffles each:
 // the quad's off-diagonal 2 x 2 blocks swap between lanes t and t ^ 2, then the words off each
@@ -27,24 +43,8 @@ __device__ inline float mx_shfl_xor(float v, int mask) { return mx_float_of(mx_s
 // pieces (columns 8 j + 2 t), so a transposed lane holds 16 contiguous bytes (j = 4 jb + t) and
 // stores or reduces them as one vector.
 __device__ inline void mx_quad_transpose(moetune_u32 (&w)[4], int t) {
-    const bool high = (t & 2) != 0;
-    moetune_u32 a = high ? w[0] : w[2], b = high ? w[1] : w[3];
-    a = mx_shfl_xor(a, 2);
-    b = mx_shfl_xor(b, 2);
-    if (high) {
-        w[0] = a, w[1] = b;
-    } else {
-        w[2] = a, w[3] = b;
-    }
-    const bool odd = (t & 1) != 0;
-    a = odd ? w[0] : w[1], b = odd ? w[2] : w[3];
-    a = mx_shfl_xor(a, 1);
-    b = mx_shfl_xor(b, 1);
-    if (odd) {
-        w[0] = a, w[2] = b;
-    } else {
-        w[1] = a, w[3] = b;
-    }
+    mx_swap_word_pair(w[0], w[1], w[2], w[3], t, 2);  // the off-diagonal 2 x 2 blocks
+    mx_swap_word_pair(w[0], w[2], w[1], w[3], t, 1);  // each block's off-diagonal words
 }
 
 // Bit i: whether lane i of this lane's 32-lane group holds `predicate`.

@@ -41,11 +41,12 @@ TEST_CASE("bench times the default and the tuned arm and writes the JSON", "[gpu
     const auto json_path = dir / "bench.json";
     const ProcessResult r = run_moetune("bench --shapes " + shell_quote((dir / "shapes.csv").string()) + " --tuned " +
                                         shell_quote((dir / "tuned.csv").string()) + " --rounds 3 --json " +
-                                        shell_quote(json_path.string()) + " --hbm-tbps 0");
+                                        shell_quote(json_path.string()) + " --hbm-tbps 0 --routings 3");
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == cli::kExitOk);
     const auto j = nlohmann::json::parse(read_text(json_path));
     CHECK(j["peaks"]["hbm_source"] == "measured");
+    CHECK(j["routings"] == 3);  // the timed calls rotate over three routings (the outputs compared: the first's)
     CHECK(j["peaks"]["hbm_tbps"].get<double>() > 0.5);  // any real HBM; the H200's memcpy reads 2.77 TB/s
     const auto& buckets = j["shapes"].at(0)["buckets"];
     REQUIRE(buckets.size() == 2);

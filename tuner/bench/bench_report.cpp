@@ -67,6 +67,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
               {"timing", s.timing},
               {"seed", s.seed},
               {"routing", s.routing},
+              {"routings", s.routings},
               {"overlap_launches", s.overlap_launches},
               {"shapes", json::array()}};
     for (const ShapeResults& r : shapes) {

@@ -110,20 +110,27 @@ BucketBench ShapeBench::run(int tokens) {
     State& st = *state_;
     data::MoeShape shape = st.shape;
     shape.tokens = tokens;
-    const data::Routing routing = data::make_routing(data::parse_routing_spec(st.settings.routing), shape,
-                                                     st.settings.seed);
-    const gpu::DeviceBuffer<int32_t> ids{std::span<const int32_t>(routing.ids)};
-    const gpu::DeviceBuffer<float> routing_weights{std::span<const float>(routing.weights)};
+    const data::RoutingSpec spec = data::parse_routing_spec(st.settings.routing);
+    std::vector<gpu::DeviceBuffer<int32_t>> ids;
+    std::vector<gpu::DeviceBuffer<float>> routing_weights;
+    std::vector<int> touched;  // each routing's distinct experts
+    for (int r = 0; r < std::max(1, st.settings.routings); ++r) {
+        const data::Routing routing = data::make_routing(spec, shape, st.settings.seed + static_cast<uint64_t>(r));
+        ids.emplace_back(std::span<const int32_t>(routing.ids));
+        routing_weights.emplace_back(std::span<const float>(routing.weights));
+        touched.push_back(static_cast<int>(std::set<int32_t>(routing.ids.begin(), routing.ids.end()).size()));
+    }
     const std::vector<uint16_t> hidden_bits = formats::floats_to_bf16(data::make_synthetic_hidden(shape, st.settings.seed));
     const gpu::DeviceBuffer<uint16_t> hidden{std::span<const uint16_t>(hidden_bits)};
     std::array<gpu::DeviceBuffer<uint16_t>, 2> outs{gpu::DeviceBuffer<uint16_t>(hidden_bits.size()),
                                                     gpu::DeviceBuffer<uint16_t>(hidden_bits.size())};
-    const auto args = [&](int arm) {
+    const auto args = [&](int arm, int launch = 0) {
+        const std::size_t r = static_cast<std::size_t>(launch) % ids.size();
         FusedMoeArgs a;
         a.tokens = tokens;
         a.hidden = hidden.data();
-        a.topk_ids = ids.data();
-        a.topk_weights = routing_weights.data();
+        a.topk_ids = ids[r].data();
+        a.topk_weights = routing_weights[r].data();
         a.w1 = st.weights.w1.data();
         a.w1_scale = st.weights.w1_scale.data();
         a.w2 = st.weights.w2.data();
@@ -140,8 +147,12 @@ BucketBench ShapeBench::run(int tokens) {
 
     BucketBench b;
     b.tokens = tokens;
-    b.experts_touched = static_cast<int>(std::set<int32_t>(routing.ids.begin(), routing.ids.end()).size());
-    b.work = moe_work(shape, b.experts_touched);
+    b.experts_touched = touched.front();
+    for (int experts : touched) {  // every routing is launched equally often (below)
+        const MoeWork w = moe_work(shape, experts);
+        b.work.bytes += w.bytes / double(touched.size());
+        b.work.flops += w.flops / double(touched.size());
+    }
     b.roofline_us = roofline_us(b.work, st.settings.peaks);
     b.default_arm.plan = st.arms[0].plan(tokens);
     const KernelPlan tuned_plan = st.arms[1].plan(tokens);
@@ -158,16 +169,19 @@ BucketBench ShapeBench::run(int tokens) {
 
     // Each arm's launches per graph are adapted once (the arms ran above, so this launch is warm).
     std::array<measure::TimingOptions, 2> timing;
-    for (int arm = 0; arm < arm_count; ++arm)
+    // A multiple of the routings, so that each is timed as often in both arms.
+    const int n = static_cast<int>(ids.size());
+    for (int arm = 0; arm < arm_count; ++arm) {
         timing[arm] = measure::adapt_to_launch_time(st.stream, st.settings.timing,
                                                     [&] { st.arms[arm].run(args(arm), st.stream.native()); });
+        timing[arm].launches_per_graph = (timing[arm].launches_per_graph + n - 1) / n * n;
+    }
     std::array<std::vector<double>, 2> us;
     for (int round = 0; round < st.settings.rounds; ++round)
         for (int i = 0; i < arm_count; ++i) {
             const int arm = (round + i) % arm_count;  // alternate which arm goes first
-            const FusedMoeArgs a = args(arm);
-            us[arm].push_back(measure::time_in_graph(st.stream, timing[arm], [&](int) {
-                                  st.arms[arm].run(a, st.stream.native());
+            us[arm].push_back(measure::time_in_graph(st.stream, timing[arm], [&](int launch) {
+                                  st.arms[arm].run(args(arm, launch), st.stream.native());
                               }).us_per_launch);
         }
     for (std::vector<double>& u : us) std::sort(u.begin(), u.end());

@@ -24,6 +24,13 @@ struct BenchSettings {
     measure::TimingOptions timing;  // one round: graph replays of FusedMoe::run
     uint64_t seed = 0;
     std::string routing = "random";  // data::parse_routing_spec spelling
+    // Routings the timed launches rotate over (seeds seed, seed + 1, ...; launch i of a graph uses
+    // routing i mod n, and a graph holds a multiple of n launches). 1 repeats one routing, so at a
+    // few tokens the experts' weights stay in the L2 from one call to the next as they would not in
+    // a model, whose next MoE call is another layer's; n > 1 gives each call other experts. The
+    // outputs compared are routing 0's; the work and roofline are the mean over the n. Needs a
+    // routing drawn from the seed (random, skewed) when n > 1.
+    int routings = 1;
     std::string cache_dir;           // "" = moetune's default
     bool overlap_launches = true;    // FusedMoeOptions::overlap_launches, both arms
     Peaks peaks;
@@ -36,7 +43,7 @@ struct ArmResult {
 
 struct BucketBench {
     int tokens = 0;
-    int experts_touched = 0;
+    int experts_touched = 0;  // routing 0's (work and roofline_us: the mean over the routings timed)
     MoeWork work;
     double roofline_us = 0;
     ArmResult default_arm;
