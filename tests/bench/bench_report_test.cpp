@@ -19,6 +19,8 @@ bench::BucketBench bucket(bool tuned) {
     b.default_arm.plan.kernel_name1 = "moetune_moe1_a";
     b.default_arm.plan.kernel_name2 = "moetune_moe2_a";
     b.default_arm.plan.source = "heuristic default";
+    b.default_arm.launches_per_graph = 1;
+    b.default_arm.busy_ms = 36.0;  // 18 replays of one 2 ms call
     if (tuned) {
         bench::ArmResult t;
         t.us = 1600;
@@ -56,6 +58,8 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     CHECK(tuned["default"]["us"] == 2000.0);
     CHECK(tuned["default"]["roofline_pct"].get<double>() == Approx(21.2));
     CHECK(tuned["default"]["tbps"].get<double>() == Approx(0.9));
+    CHECK(tuned["default"]["launches_per_graph"] == 1);
+    CHECK(tuned["default"]["busy_ms"].get<double>() == Approx(36.0));
     CHECK(tuned["tuned"]["us"] == 1600.0);
     CHECK(tuned["tuned"]["block_m"] == 32);
     CHECK(tuned["speedup"].get<double>() == Approx(1.25));

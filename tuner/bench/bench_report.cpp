@@ -19,6 +19,8 @@ json arm_json(const BucketBench& b, const ArmResult& a) {
             {"kernel_name1", a.plan.kernel_name1},
             {"kernel_name2", a.plan.kernel_name2},
             {"source", a.plan.source},
+            {"launches_per_graph", a.launches_per_graph},
+            {"busy_ms", a.busy_ms},
             {"tbps", achieved_tbps(b.work, a.us)},
             {"tflops", achieved_tflops(b.work, a.us)},
             {"roofline_pct", percent_of_roofline(b, a.us)}};

@@ -185,8 +185,14 @@ BucketBench ShapeBench::run(int tokens) {
                               }).us_per_launch);
         }
     for (std::vector<double>& u : us) std::sort(u.begin(), u.end());
-    b.default_arm.us = sorted_median(us[0]);
-    if (arm_count == 2) b.tuned = ArmResult{tuned_plan, sorted_median(us[1])};
+    const auto result = [&](const KernelPlan& plan, int arm) {
+        const measure::TimingOptions& t = timing[arm];
+        const double us_per_call = sorted_median(us[arm]);
+        return ArmResult{plan, us_per_call, t.launches_per_graph,
+                         us_per_call * t.launches_per_graph * (t.warmup_replays + t.timed_replays) / 1000.0};
+    };
+    b.default_arm = result(b.default_arm.plan, 0);
+    if (arm_count == 2) b.tuned = result(tuned_plan, 1);
     return b;
 }
 
