@@ -171,10 +171,9 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                                 }
                                 mx_quad_transpose(w, t);
                                 if (token < 0) continue;
-                                const moetune_u32 bytes[4] = {
-                                    mx_byte_perm(w[0], w[1], 0x5410u), mx_byte_perm(w[2], w[3], 0x5410u),
-                                    mx_byte_perm(w[0], w[1], 0x7632u), mx_byte_perm(w[2], w[3], 0x7632u)};
-                                mx_store16(out + col0 + 64 * c + 16 * t, bytes);
+                                mx_store16(out + col0 + 64 * c + 16 * t,
+                                           mx_u32x4{mx_byte_perm(w[0], w[1], 0x5410u), mx_byte_perm(w[2], w[3], 0x5410u),
+                                                    mx_byte_perm(w[0], w[1], 0x7632u), mx_byte_perm(w[2], w[3], 0x7632u)});
                                 if (t == 0) {
 #pragma unroll
                                     for (int b = 0; b < 2; ++b)
@@ -227,7 +226,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                             moetune_u32 w[4] = {pair(2 * c, 0), pair(2 * c, 1), pair(2 * c + 1, 0), pair(2 * c + 1, 1)};
                             mx_quad_transpose(w, t);
                             if (token < 0) continue;
-                            mx_store16(out + col0 + 32 * c + 8 * t, w);
+                            mx_store16(out + col0 + 32 * c + 8 * t, mx_u32x4{w[0], w[1], w[2], w[3]});
                         }
                         continue;
                     }

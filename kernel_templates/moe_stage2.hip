@@ -118,10 +118,10 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                 auto out_row = [&] {
                     return args.out + (ATOMIC ? (long long)token : (long long)act_row[r]) * args.model_dim;
                 };
+                // Column 2t + c of n8 tile j, weighted; and both as a bf16 pair.
+                auto value = [&](int j, int c) { return mx_test_break_value(weight * gemm.acc[i][j][2 * h + c], token); };
                 auto pair = [&](int j) {
-                    const float x = mx_test_break_value(weight * gemm.acc[i][j][2 * h], token);
-                    const float y = mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token);
-                    return moetune_u32(mx_float_to_bf16(x)) | (moetune_u32(mx_float_to_bf16(y)) << 16);
+                    return moetune_u32(mx_float_to_bf16(value(j, 0))) | (moetune_u32(mx_float_to_bf16(value(j, 1))) << 16);
                 };
                 if constexpr (kVectors) {
 #pragma unroll
@@ -135,7 +135,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                         if constexpr (ATOMIC) {
                             mx_atomic_add_bf16x8(at, words);
                         } else {
-                            mx_store16(at, words);
+                            mx_store16(at, mx_u32x4{words[0], words[1], words[2], words[3]});
                         }
                     }
                 } else {
@@ -144,8 +144,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
                     for (int j = 0; j < WARP_N / 8; ++j) {
                         const int col = n0 + 8 * j + 2 * t;
                         if constexpr (ATOMIC) {
-                            mx_atomic_add_bf16x2(out + col, mx_test_break_value(weight * gemm.acc[i][j][2 * h], token),
-                                                 mx_test_break_value(weight * gemm.acc[i][j][2 * h + 1], token));
+                            mx_atomic_add_bf16x2(out + col, value(j, 0), value(j, 1));
                         } else {
                             *reinterpret_cast<moetune_u32*>(out + col) = pair(j);
                         }

@@ -54,22 +54,18 @@ __device__ inline moetune_u32 mx_u32x4_get_opaque(mx_u32x4 v, int i) {
     return mx_u32x4_get(v, i);
 }
 
-// 16 bytes to / from 16-byte aligned shared memory (one vector access: the aligned type lets the
-// compiler use st/ld.shared.v4 on NVIDIA and ds_write/read_b128 on AMD).
+// 16 bytes to / from a 16-byte aligned address, shared or global memory (one vector access: the
+// aligned type lets the compiler use st/ld.v4 (.shared where it knows the space) on NVIDIA and
+// ds_write/read_b128 or global_store_dwordx4 on AMD).
 struct alignas(16) mx_aligned_u32x4 {
     moetune_u32 x, y, z, w;
 };
-__device__ inline void mx_store_shared16(unsigned char* p, mx_u32x4 v) {
+__device__ inline void mx_store16(void* p, mx_u32x4 v) {
     *reinterpret_cast<mx_aligned_u32x4*>(p) = mx_aligned_u32x4{v.x, v.y, v.z, v.w};
 }
 __device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
     const mx_aligned_u32x4 v = *reinterpret_cast<const mx_aligned_u32x4*>(p);
     return mx_u32x4{v.x, v.y, v.z, v.w};
-}
-
-// 16 bytes (four words) to a 16-byte aligned address in one vector store.
-__device__ inline void mx_store16(void* p, const moetune_u32 (&w)[4]) {
-    *reinterpret_cast<mx_aligned_u32x4*>(p) = mx_aligned_u32x4{w[0], w[1], w[2], w[3]};
 }
 
 // Asynchronous 16-byte copies from global to shared memory (cp.async, sm_80+): the copy needs no
@@ -83,7 +79,7 @@ __device__ inline void mx_cp_async16(unsigned char* shared, const void* global, 
                  "l"(global), "r"(load ? 16 : 0)
                  : "memory");
 #else
-    mx_store_shared16(shared, load ? mx_load16<false>(global) : mx_u32x4{0u, 0u, 0u, 0u});
+    mx_store16(shared, load ? mx_load16<false>(global) : mx_u32x4{0u, 0u, 0u, 0u});
 #endif
 }
 __device__ inline void mx_cp_async_wait_all() {

@@ -403,7 +403,7 @@ private:
             // Word q is segment (unit 2 piece + q / 2, h = q % 2) of the pair row.
 #pragma unroll
             for (int q = 0; q < 4; ++q)
-                mx_store_shared16(buffer + mx_shared_a_segment_offset(pair_row, 4 * piece + q),
+                mx_store16(buffer + mx_shared_a_segment_offset(pair_row, 4 * piece + q),
                                   mx_u32x4{even[q][0], even[q][1], odd[q][0], odd[q][1]});
         }
         return redo;
@@ -431,7 +431,7 @@ private:
                 else mx_bf16_b_fragments_scaled(word, mx_e2m1_narrow_scale_bf16x2(s.weight_scale[i], kb), b);
                 const int offset = WGMMA ? mx_wgmma_unit_offset(TILE_N, row, kb * 4 + t)
                                          : mx_shared_b_unit_offset(row, kb * 4 + t);
-                mx_store_shared16(b_rows + offset, mx_u32x4{b[0][0], b[0][1], b[1][0], b[1][1]});
+                mx_store16(b_rows + offset, mx_u32x4{b[0][0], b[0][1], b[1][0], b[1][1]});
             }
         }
         return redo;
