@@ -13,32 +13,32 @@ using nlohmann::json;
 
 double percent_of_roofline(const BucketBench& b, double us) { return us > 0 ? b.roofline_us / us * 100 : 0; }
 
-json arm_json(const BucketBench& b, const ArmResult& a) {
+json arm_json(const BucketBench& b, const ArmResult& a, const measure::TimingOptions& timing) {
     return {{"us", a.us},
             {"block_m", a.plan.block_m},
             {"kernel_name1", a.plan.kernel_name1},
             {"kernel_name2", a.plan.kernel_name2},
             {"source", a.plan.source},
             {"launches_per_graph", a.launches_per_graph},
-            {"busy_ms", a.busy_ms},
+            {"busy_ms", busy_ms(a, timing)},
             {"tbps", achieved_tbps(b.work, a.us)},
             {"tflops", achieved_tflops(b.work, a.us)},
             {"roofline_pct", percent_of_roofline(b, a.us)}};
 }
 
-json bucket_json(const BucketBench& b) {
+json bucket_json(const BucketBench& b, const measure::TimingOptions& timing) {
     json j = {{"tokens", b.tokens},
               {"experts_touched", b.experts_touched},
               {"bytes", b.work.bytes},
               {"flops", b.work.flops},
               {"roofline_us", b.roofline_us},
-              {"default", arm_json(b, b.default_arm)},
+              {"default", arm_json(b, b.default_arm, timing)},
               {"tuned", nullptr},
               {"speedup", nullptr},
               {"max_abs_diff", b.max_abs_diff},
               {"rel_l2", b.rel_l2}};
     if (b.tuned) {
-        j["tuned"] = arm_json(b, *b.tuned);
+        j["tuned"] = arm_json(b, *b.tuned, timing);
         j["speedup"] = b.tuned->us > 0 ? b.default_arm.us / b.tuned->us : 0.0;
     }
     return j;
@@ -78,7 +78,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
                       {"experts", r.shape.experts},
                       {"topk", r.shape.topk},
                       {"buckets", json::array()}};
-        for (const BucketBench& b : r.buckets) shape["buckets"].push_back(bucket_json(b));
+        for (const BucketBench& b : r.buckets) shape["buckets"].push_back(bucket_json(b, s.timing));
         j["shapes"].push_back(std::move(shape));
     }
     return j.dump(1) + "\n";

@@ -185,15 +185,13 @@ BucketBench ShapeBench::run(int tokens) {
                               }).us_per_launch);
         }
     for (std::vector<double>& u : us) std::sort(u.begin(), u.end());
-    const auto result = [&](const KernelPlan& plan, int arm) {
-        const measure::TimingOptions& t = timing[arm];
-        const double us_per_call = sorted_median(us[arm]);
-        return ArmResult{plan, us_per_call, t.launches_per_graph,
-                         us_per_call * t.launches_per_graph * (t.warmup_replays + t.timed_replays) / 1000.0};
-    };
-    b.default_arm = result(b.default_arm.plan, 0);
-    if (arm_count == 2) b.tuned = result(tuned_plan, 1);
+    b.default_arm = ArmResult{b.default_arm.plan, sorted_median(us[0]), timing[0].launches_per_graph};
+    if (arm_count == 2) b.tuned = ArmResult{tuned_plan, sorted_median(us[1]), timing[1].launches_per_graph};
     return b;
+}
+
+double busy_ms(const ArmResult& arm, const measure::TimingOptions& timing) {
+    return arm.us * arm.launches_per_graph * (timing.warmup_replays + timing.timed_replays) / 1000.0;
 }
 
 }  // namespace moetune::bench

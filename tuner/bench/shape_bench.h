@@ -40,12 +40,13 @@ struct ArmResult {
     KernelPlan plan;
     double us = 0;  // median over the rounds of the per-call time
     int launches_per_graph = 1;  // calls captured in one graph (adapted to the call's time)
-    // How long a round keeps the GPU busy without a pause: its warm-up and timed replays run back to
-    // back, launches_per_graph calls each. On the H200 the power cap lowers the clock within tens of
-    // ms under the large buckets (docs/benchmarks.md, session 37), so µs of rounds that differ in
-    // this are not like for like.
-    double busy_ms = 0;
 };
+
+// How long one of the arm's rounds keeps the GPU busy without a pause: its warm-up and timed replays
+// run back to back, launches_per_graph calls each. On the H200 the power cap lowers the clock within
+// tens of ms under the large buckets (docs/benchmarks.md, session 37), so µs of rounds that differ in
+// this are not like for like.
+double busy_ms(const ArmResult& arm, const measure::TimingOptions& timing);
 
 struct BucketBench {
     int tokens = 0;
