@@ -1,11 +1,9 @@
-# Device call 3, with part 1: the gpu label but measure_all_candidates_test (call 2's); a sweep of 1024-4096 tokens over the 256-wide _ws kernels (every winner of main's
+# Device call 3, with part 1: a sweep of 1024-4096 tokens over the 256-wide _ws kernels (every winner of main's
 # table there is one) with and without _f4w, merged over main's table (the new rows win); then the whole MoE
 # alternated twice at all 15 buckets: main's build with main's table, this build with main's table, this build
-# with the merged table (bench_ab.py's arms are binaries: a wrapper an arm gives each its --tuned); then
-# peer_torch.py and the plot of the merged table's last round.
+# with the merged table (bench_ab.py's arms are binaries: a wrapper an arm gives each its --tuned); the gpu
+# label but measure_all_candidates_test (call 2's); then peer_torch.py and the plot of the merged table's last round.
 #   [LIMIT=s: the call's limit, 580 by default] PARTS=N PRE=old.sh TARGETS="<call 2's>" STEPS=call3.sh bash docs/pending/device/p.sh
-(cd build-dev && timeout 200 ctest -L gpu -E measure_all_candidates_test -j3 --output-on-failure > $L/ctest.log 2>&1); stamp "ctest -L gpu -E measure_all rc=$?"
-grep -E "tests passed|Test +#|\*\*\*|FAILED|failed|Total" $L/ctest.log | tail -12
 TB=docs/results/2026-12-04-h200-bulk-weights/dsv41_flash_ep4_a8w4_tuned.csv
 timeout 200 $B sweep --shapes $S --tokens 1024,2048,4096 --mma fp8 --kernels 'x256x128_.*smem_wgmma_ws' \
   -o $OUT/f4w_sweep.csv --profile-out $L/f4w_profile.csv > $L/sweep.txt 2>&1; stamp "sweep rc=$?"
@@ -20,6 +18,8 @@ timeout 240 python3 scripts/bench_ab.py --arm main=/tmp/arm_main --arm parts=/tm
   --json $OUT/ab_f4w.json --markdown $L/ab_f4w.md -- --shapes $S --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
   --rounds 5 > $L/ab_f4w.txt 2>&1; stamp "bench_ab rc=$?"
 cat $L/ab_f4w.md
+(cd build-dev && timeout 200 ctest -L gpu -E measure_all_candidates_test -j3 --output-on-failure > $L/ctest.log 2>&1); stamp "ctest -L gpu -E measure_all rc=$?"
+grep -E "tests passed|Test +#|\*\*\*|FAILED|failed|Total" $L/ctest.log | tail -12
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); json.dump([r for r in d["runs"] if r["arm"]=="f4w"][-1]["bench"], open(sys.argv[2],"w"), indent=1)' \
   $OUT/ab_f4w.json $OUT/bench_f4w.json
 LEFT=$(( ${LIMIT:-580} - ($(date +%s) - T0) ))
