@@ -20,6 +20,7 @@ timeout 240 python3 scripts/bench_ab.py --arm main=/tmp/arm_main --arm parts=/tm
 cat $L/ab_f4w.md
 (cd build-dev && timeout 200 ctest -L gpu -E measure_all_candidates_test -j3 --output-on-failure > $L/ctest.log 2>&1); stamp "ctest -L gpu -E measure_all rc=$?"
 grep -E "tests passed|Test +#|\*\*\*|FAILED|failed|Total" $L/ctest.log | tail -12
+cp $L/ctest.log $OUT/ctest_gpu.log
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); json.dump([r for r in d["runs"] if r["arm"]=="f4w"][-1]["bench"], open(sys.argv[2],"w"), indent=1)' \
   $OUT/ab_f4w.json $OUT/bench_f4w.json
 LEFT=$(( ${LIMIT:-580} - ($(date +%s) - T0) ))
