@@ -28,7 +28,7 @@
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS>
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -190,32 +190,41 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     };
 
     // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
-    auto rebased_weights = [&](int e) { return args.w2 + (long long)e * n_rows * K; };
+    // (FP4_WEIGHTS, the _ws loop: its FP4 blocks, common/fp4_weight_blocks.h.)
+    auto rebased_weights = [&](int e) {
+        return args.w2 + (long long)e * n_rows * (FP4_WEIGHTS ? mx_fp4_blocks_row_bytes(K) : (long long)K);
+    };
     auto rebased_bases = [&](int e) { return args.w2_scale + (long long)e * n_rows; };
+    static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
                       "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
-        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
+        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N, FP4_WEIGHTS>;
         __shared__ typename Gemm::Shared ws_shared;
         // The buffers (mx_ws_stages) fill the opt-in shared memory but kMxWsStaticShared: room for these.
         static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
                       "_ws: the static shared memory fits beside the buffers");
         Gemm gemm;
-        auto prepare = [&](int tile, int slot, int p) {
+        auto locate = [&](int tile, const int* rows) {
             const int tile_row0 = tile / n_tiles * TILE_M;
-            typename Gemm::Tile next{tile_row0 < num_valid, row_tables[slot].act_row, nullptr, nullptr,
-                                     tile % n_tiles * TILE_N};
-            if (!next.valid) return next;
+            typename Gemm::Tile at{tile_row0 < num_valid, rows, nullptr, nullptr, tile % n_tiles * TILE_N};
+            if (!at.valid) return at;
             const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
-            next.w = rebased_weights(e);
-            next.w_base = rebased_bases(e);
+            at.w = rebased_weights(e);
+            at.w_base = rebased_bases(e);
+            return at;
+        };
+        auto prepare = [&](int tile, int slot, int p) {
+            const typename Gemm::Tile next = locate(tile, row_tables[slot].act_row);
+            if (!next.valid) return next;
+            const int tile_row0 = tile / n_tiles * TILE_M;
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
                 store_row(args.sorted_token_ids[tile_row0 + r], args.sorted_weights[tile_row0 + r], r,
                           row_tables[slot]);
             return next;
         };
-        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
+        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, locate, prepare,
                   [&](int tile, int slot, const auto& block, int block_m0) {
                       act_row = row_tables[slot].act_row;
                       token_of_row = row_tables[slot].token;
@@ -310,7 +319,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0>(args,
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0, MOETUNE_FP4_WEIGHTS != 0>(args,
                                                                                                moetune_dynamic_shared);
 }
 #endif

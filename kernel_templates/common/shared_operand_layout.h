@@ -21,6 +21,7 @@
 // Warpgroup products (WGMMA): both operands K-major in the 128-byte swizzle the wgmma descriptors
 // read (mx_wgmma_unit_offset), in the same pair order; the activations are copied there pre-widened
 // (their wide layout's 16-byte units are these units).
+#include "fp4_weight_blocks.h"
 #include "host_device.h"
 
 // One row's 128-wide K chunk as bf16.
@@ -138,8 +139,14 @@ MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_
 // opt-in shared memory beside 1024 bytes of alignment and kMxWsStaticShared of the stage kernels'
 // row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128).
 constexpr int kMxWsStaticShared = 8 * 1024;
-MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n) {
-    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared) / ((tile_m + tile_n) * 128);
+// With FP4 weights that the producers rebase themselves (moe_fp8_ws_gemm.h, FP4_WEIGHTS), a ring of
+// kMxWsFp4Staging chunks of the tile's FP4 blocks (fp4_weight_blocks.h) comes first, and the chunk
+// buffers fill what is left.
+constexpr int kMxWsFp4Staging = 3;
+MOETUNE_HD constexpr int mx_ws_fp4_staging_bytes(int tile_n) { return tile_n / kMxFp4BlockRows * kMxFp4ChunkBytes; }
+MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n, bool fp4_weights = false) {
+    const int staging = fp4_weights ? kMxWsFp4Staging * mx_ws_fp4_staging_bytes(tile_n) : 0;
+    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared - staging) / ((tile_m + tile_n) * 128);
     return fit < 8 ? fit : 8;
 }
 

@@ -79,6 +79,9 @@ struct KernelConfig {
     // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m, tile_n) (4 a consumer
     // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 and 128 x 256).                token _ws
     bool warp_specialised = false;
+    // _ws only, not yet in the space or the names (wip): the weights as FP4 blocks that the
+    // producers rebase themselves (kernel_templates/common/fp4_weight_blocks.h).
+    bool fp4_weights = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
