@@ -98,8 +98,9 @@ struct MxMoeFp8WsGemm {
     // With two consumer warpgroups (384 threads) the compiler's even share is 168 registers a thread,
     // too few for two row blocks of accumulators and stage 2's epilogue (172 bytes of spill at 128
     // wide): the producers keep 40 (setmaxnreg; no spill, their rows read from shared memory; 64
-    // where they rebase FP4 weights, which spilled 32-52 bytes at 40, nvcc sm_90a) and the consumers
-    // take the rest, 232 a thread (216).
+    // where they rebase FP4 weights: 128 x 256 spilled 32-52 bytes at 40 (nvcc sm_90a) and 4-8 at
+    // 56 with the rebasing loop unrolled twice (NVRTC)) and the consumers take the rest, 232 a thread
+    // (216).
     static constexpr bool kRebalance = kConsumers > 1;
     static constexpr int kProducerRegisters = FP4_WEIGHTS ? 64 : 40;  // (FP4_WEIGHTS: the rebasing, no spill)
     static constexpr int kConsumerRegisters =
@@ -226,7 +227,7 @@ private:
     __device__ static void rebase_staged(const unsigned char* staged, unsigned char* buffer, const moetune_u32* table,
                                          int p) {
         const int u = p % 8;
-#pragma unroll 4
+#pragma unroll 2
         for (int row = p / 8; row < TILE_N; row += kProducerThreads / 8) {
             const unsigned char* block = staged + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
             const int r = row % kMxFp4BlockRows;

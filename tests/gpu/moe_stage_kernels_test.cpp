@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/fp4_weight_blocks.h"
 #include "data/error_metrics.h"
 #include "data/moe_sorting.h"
 #include "data/reference_moe.h"
@@ -104,7 +105,8 @@ struct Problem {
     Rebased act_interleaved = rebased_of(act, true), act2_interleaved = rebased_of(act2, true);
 
     // What a kernel of config c reads as w and w_scale (kernels::weight_copy): the kernel layout, its
-    // rebased copy (values, bases), or its values in the e4m3 code with the layout's scales.
+    // rebased copy (values, bases), its values in the e4m3 code with the layout's scales, or its FP4
+    // blocks with the rebased copy's bases.
     std::pair<std::vector<uint8_t>, std::vector<uint8_t>> weight_input(const KernelConfig& c) const {
         const formats::WeightRole role = c.stage == kernels::Stage::gate_up ? formats::WeightRole::gate_up
                                                                              : formats::WeightRole::down;
@@ -122,6 +124,12 @@ struct Problem {
             case kernels::WeightCopy::e4m3_coded_fp4:
                 return {formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, logical, formats::e2m1_e4m3_code()),
                         std::move(scales)};
+            case kernels::WeightCopy::fp4_blocks: {
+                const std::size_t rows = size_t(d.experts) * d.rows;
+                Rebased r{std::vector<uint8_t>(rows * size_t(mx_fp4_blocks_row_bytes(d.cols))), std::vector<uint8_t>(rows)};
+                formats::fp4_weight_blocks(layout(logical, role, false), scales, int(rows), d.cols, r.values, r.bases);
+                return {std::move(r.values), std::move(r.bases)};
+            }
         }
         throw std::logic_error("weight_input: unknown weight copy");
     }
@@ -340,6 +348,13 @@ KernelConfig with_warp_specialisation(KernelConfig c) {
     return c;
 }
 
+// ... reading FP4 weights that its producers rebase themselves (_f4w).
+KernelConfig with_fp4_weights(KernelConfig c) {
+    c = with_warp_specialisation(c);
+    c.fp4_weights = true;
+    return c;
+}
+
 // Register-fed FP8 warpgroup products (_wgmma without _smem): one warp per 16 weight rows.
 KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
@@ -469,6 +484,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_warp_specialisation(stage1(64, 128, 128, 8, false, true)),
         with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
         with_warp_specialisation(stage1(64, 256, 128, 8, false, false)),
+        with_fp4_weights(stage1(128, 256, 128, 12, false, true)),
+        with_fp4_weights(stage1(64, 256, 128, 8, false, false)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2, 4 or 8 chunks in
         // flight (8: more than this K's 4 chunks).
         with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
@@ -496,6 +513,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_warp_specialisation(stage2(128, 64, 128, 8, false, Stage2Mode::atomic, 256)),
         with_warp_specialisation(stage2(128, 256, 128, 12, false, Stage2Mode::atomic, 0)),
         with_warp_specialisation(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)),
+        with_fp4_weights(stage2(128, 256, 128, 12, false, Stage2Mode::atomic, 0)),
+        with_fp4_weights(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2, 4 or 8 chunks
         // in flight, both epilogues, a half sort block.
         with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
@@ -551,6 +570,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
                           // 192 wide (this shape's 768 W1 rows; the small one's 512 are not a multiple)
                           Case{with_warp_specialisation(stage1(128, 192, 128, 8, false, false)), 2.5e-3},
                           Case{with_warp_specialisation(stage1(256, 192, 128, 12, false, false)), 2.5e-3},
+                          Case{with_fp4_weights(stage1(128, 256, 128, 12, false, false)), 2.5e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 128, 512, 8, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)), 1.8e-3}}) {
@@ -584,7 +604,8 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                                       with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)),
                                       with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
                                       with_warp_specialisation(stage1(128, 64, 128, 8, false, false)),
-                                      with_warp_specialisation(stage1(128, 256, 128, 12, false, true))}) {
+                                      with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
+                                      with_fp4_weights(stage1(128, 256, 128, 12, false, true))}) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage1(c, 0, *p).values;
             for (const long long resident : {1LL, 3LL}) {
