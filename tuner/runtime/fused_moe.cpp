@@ -160,6 +160,14 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         require_buffer(a.w1_e4m3_coded, "w1_e4m3_coded (this bucket's stage 1 reads the weights in the e4m3 code)");
     if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::e4m3_coded_fp4)
         require_buffer(a.w2_e4m3_coded, "w2_e4m3_coded (this bucket's stage 2 reads the weights in the e4m3 code)");
+    if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::fp4_blocks) {
+        require_buffer(a.w1_fp4_blocks, "w1_fp4_blocks (this bucket's stage 1 reads FP4 weight blocks)");
+        require_buffer(a.w1_base, "w1_base (this bucket's stage 1 reads FP4 weight blocks)");
+    }
+    if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::fp4_blocks) {
+        require_buffer(a.w2_fp4_blocks, "w2_fp4_blocks (this bucket's stage 2 reads FP4 weight blocks)");
+        require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads FP4 weight blocks)");
+    }
     data::MoeShape shape = planner.problem();
     shape.tokens = a.tokens;
     runtime::Workspace& ws = *workspace;
@@ -201,6 +209,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w1_rebased = static_cast<const uint8_t*>(a.w1_rebased),
                             .w1_base = static_cast<const uint8_t*>(a.w1_base),
                             .w1_e4m3_coded = static_cast<const uint8_t*>(a.w1_e4m3_coded),
+                            .w1_fp4_blocks = static_cast<const uint8_t*>(a.w1_fp4_blocks),
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
@@ -223,6 +232,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
                             .w2_base = static_cast<const uint8_t*>(a.w2_base),
                             .w2_e4m3_coded = static_cast<const uint8_t*>(a.w2_e4m3_coded),
+                            .w2_fp4_blocks = static_cast<const uint8_t*>(a.w2_fp4_blocks),
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
                             .out_zeroed = atomic,
@@ -251,6 +261,8 @@ bool FusedMoe::Impl::reads(kernels::WeightCopy copy) const {
 bool FusedMoe::reads_rebased_weights() const { return impl_->reads(kernels::WeightCopy::rebased_e4m3); }
 
 bool FusedMoe::reads_e4m3_coded_weights() const { return impl_->reads(kernels::WeightCopy::e4m3_coded_fp4); }
+
+bool FusedMoe::reads_fp4_weight_blocks() const { return impl_->reads(kernels::WeightCopy::fp4_blocks); }
 
 KernelPlan FusedMoe::plan(int tokens) const { return impl_->planner.plan(tokens).plan; }
 
