@@ -110,7 +110,9 @@ struct MxMoeFp8WsGemm {
     // What the walk keeps in static shared memory (the stage kernel declares it).
     struct Shared : MxWsFp4Shared<FP4_WEIGHTS> {
         moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives, and
-                                     // producer 0 once more with the bulk copies' bytes)
+                                     // producer 0 once more with the bulk copies' bytes; FP4_WEIGHTS:
+                                     // every producer thread twice -- its row copies, its rebased units --
+                                     // and no bytes)
         moetune_u64 empty[kStages];  // its products are done (every consumer warp arrives)
         moetune_u64 ready[2];        // a slot's tile, rows and bases are stored (every producer thread)
         moetune_u64 done[2];         // the consumers' epilogue of the slot's tile is done (every consumer warp)

@@ -137,7 +137,8 @@ MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
 // Its stages: as many chunk buffers of the tile's rows and weight rows (128 bytes each) as fit the
 // opt-in shared memory beside 1024 bytes of alignment and kMxWsStaticShared of the stage kernels'
-// row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128).
+// row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4
+// weights, below, 3 at 128 x 256).
 constexpr int kMxWsStaticShared = 8 * 1024;
 // With FP4 weights that the producers rebase themselves (moe_fp8_ws_gemm.h, FP4_WEIGHTS), a ring of
 // kMxWsFp4Staging chunks of the tile's FP4 blocks (fp4_weight_blocks.h) comes first, and the chunk

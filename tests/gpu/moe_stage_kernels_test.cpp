@@ -82,13 +82,23 @@ void raise_scales(std::vector<uint8_t>& scales, int by) {
     for (uint8_t& s : scales) s = uint8_t(s + by);
 }
 
+// Block scales of the weights spread over 14 octaves within every row (offsets -7..6 in turn), so
+// that rebasing to a row's largest scale shifts blocks by 0..13: every row of the FP4 table
+// (mx_e2m1_e4m3_lut.h), the e4m3 subnormals and the bits lost below them.
+void spread_scales(std::vector<uint8_t>& scales) {
+    for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = uint8_t(int(scales[i]) + int(i % 14) - 7);
+}
+
 // Everything of a shape on the host: inputs, the kernel layouts, references. With large_scales the
 // weight scales are 2^9 larger (bytes 128..132, most above 128) and the activation scales 2^16
 // (quantised hidden states have bytes ~120, so ~136, above 134, and the stage-1 outputs more):
-// the values that take the exact widening paths (mx_bf16_widen.h).
+// the values that take the exact widening paths (mx_bf16_widen.h). With spread_weight_scales the
+// weights' scales are spread_scales'.
 struct Problem {
-    Problem(const data::MoeShape& moe, bool large_scales)
-        : shape(moe), weights(make_weights(moe, large_scales)), act(make_acts(moe, large_scales)) {}
+    Problem(const data::MoeShape& moe, bool large_scales, bool spread_weight_scales = false)
+        : shape(moe),
+          weights(make_weights(moe, large_scales, spread_weight_scales)),
+          act(make_acts(moe, large_scales)) {}
 
     data::MoeShape shape;
     data::MoeWeights weights;
@@ -135,11 +145,15 @@ struct Problem {
     }
 
 private:
-    static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales) {
+    static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales, bool spread) {
         data::MoeWeights w = data::make_synthetic_weights(moe, kSeed);
         if (large_scales) {
             raise_scales(w.w1_scale, 9);
             raise_scales(w.w2_scale, 9);
+        }
+        if (spread) {
+            spread_scales(w.w1_scale);
+            spread_scales(w.w2_scale);
         }
         return w;
     }
@@ -162,6 +176,11 @@ private:
 const Problem& problem(bool large_scales = false) {
     static const Problem plain(kShape, false), large(kShape, true);
     return large_scales ? large : plain;
+}
+
+const Problem& spread_scales_problem() {
+    static const Problem p(kShape, false, true);
+    return p;
 }
 
 // DSv4.1-Flash's K and one more chunk (stage 1: 41 chunks), stage 2 3 chunks; built once for every test.
@@ -543,6 +562,25 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
     }
 }
 
+// The _f4w kernels rebase their FP4 blocks by table in the SM to what the rebased copy holds, bit for
+// bit, and multiply them as the _ws kernels multiply that copy: the same outputs, bit for bit, also
+// where rows' block scales span 14 octaves (every table row, e4m3 subnormals, bits lost below them).
+TEST_CASE("FP4 weight blocks give the warp-specialised kernels' bits", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    using kernels::Stage2Mode;
+    for (const Problem* p : {&problem(), &spread_scales_problem()}) {
+        for (const KernelConfig& c : {stage1(128, 256, 128, 12, false, false), stage1(64, 256, 128, 8, false, true)}) {
+            INFO(kernels::kernel_name(with_fp4_weights(c)));
+            CHECK(run_stage1(with_fp4_weights(c), 0, *p).values == run_stage1(with_warp_specialisation(c), 0, *p).values);
+        }
+        for (const KernelConfig& c : {stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 0),
+                                      stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)}) {
+            INFO(kernels::kernel_name(with_fp4_weights(c)));
+            CHECK(run_stage2(with_fp4_weights(c), *p) == run_stage2(with_warp_specialisation(c), *p));
+        }
+    }
+}
+
 // Hopper's FP8 warpgroup products add into their accumulators with fewer bits than FP32, so over a
 // long K the sums drift; tiles of up to 256 threads add each 128-wide chunk's products into FP32 sums
 // (moe_fp8_wgmma_gemm.h, kPromote). Measured on the H200 (stage 1, bf16 out, these inputs): rel L2
@@ -593,7 +631,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
 // are added in the same order either way, so stage 1 and a reduce stage 2 give the same bits; atomic
 // adds come in another order, so that one is held to the reference. K: 4 chunks (stage 1) and 2
 // (stage 2), and 41 and 3; 2 and 4 chunks ahead. The warp-specialised kernels' producers walk the
-// tiles ahead of their consumers, through a ring of 4 to 8 buffers and two slots of rows.
+// tiles ahead of their consumers, through a ring of 3 to 8 buffers and two slots of rows.
 TEST_CASE("FP8 shared-operand kernels give the same results however many workgroups walk the tiles", "[gpu][kernels]") {
     if (!fp8_warpgroups_here()) return;
     using kernels::Stage2Mode;
@@ -613,10 +651,18 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                 CHECK(run_stage1(c, 0, *p, false, resident).values == one_a_tile);
             }
         }
-        for (const KernelConfig& c : {with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
-                                      with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
-                                      with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
-                                      with_warp_specialisation(stage2(256, 64, 128, 12, false, Stage2Mode::reduce, 0))}) {
+        std::vector<KernelConfig> stage2s = {
+            with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
+            with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+            with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+            with_warp_specialisation(stage2(256, 64, 128, 12, false, Stage2Mode::reduce, 0))};
+        // FP4 weights with fewer chunks a tile (2) than the producers stage ahead (3), so their copies
+        // run into the next tile's; 256 wide only, which the long-K problem's model_dim is not a multiple of.
+        if (p == &problem())
+            for (const KernelConfig& c : {stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 0),
+                                          stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)})
+                stage2s.push_back(with_fp4_weights(c));
+        for (const KernelConfig& c : stage2s) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage2(c, *p);
             for (const long long resident : {1LL, 3LL}) {

@@ -22,7 +22,8 @@ void run_rebasing(const HarnessKernels& kernels, const char* values, const forma
                   const uint8_t* coded, const uint8_t* scales, uint8_t* out, uint8_t* bases, const gpu::Stream& stream) {
     const long long rows = 1LL * d.experts * d.rows;
     const int K = d.cols;
-    if (rows % 8 != 0 || K % 128 != 0) throw std::invalid_argument("rebase_weights_gpu: rows % 8 or K % 128 is not 0");
+    if (rows % 8 != 0 || K % 128 != 0)
+        throw std::invalid_argument(std::string(values) + ": rows % 8 or K % 128 is not 0");
     kernels.kernel(harness_kernel_names::kRebaseBases)
         .launch({{data::grid_stride_blocks(std::uint64_t(rows) * 32, kThreads) /* a warp a row */}, {kThreads}}, stream,
                 scales, rows, K / 32, bases);
@@ -64,8 +65,9 @@ std::size_t fp4_blocks_bytes(const formats::ExpertWeightDims& d) {
 
 void fp4_weight_blocks_gpu(const HarnessKernels& kernels, const formats::ExpertWeightDims& d, const uint8_t* coded,
                            const uint8_t* scales, uint8_t* blocks, uint8_t* bases, const gpu::Stream& stream) {
-    if ((1LL * d.experts * d.rows) % kMxFp4BlockRows != 0)
-        throw std::invalid_argument("fp4_weight_blocks_gpu: rows are not whole 64-row blocks");
+    // The kernels find expert e's blocks at e * rows * row bytes: each expert's rows are whole blocks.
+    if (d.rows % kMxFp4BlockRows != 0)
+        throw std::invalid_argument("fp4_weight_blocks_gpu: an expert's rows are not whole 64-row blocks");
     run_rebasing(kernels, harness_kernel_names::kFp4Blocks, d, coded, scales, blocks, bases, stream);
 }
 
