@@ -284,24 +284,20 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
                       "_ws: the static shared memory fits beside the buffers");
         Gemm gemm;
-        auto locate = [&](int tile, const int* rows) {
-            const int tile_row_tile = tile / n_tiles;
-            typename Gemm::Tile at{tile_row_tile * TILE_M < num_valid, rows, nullptr, nullptr, tile % n_tiles * TILE_N};
-            if (!at.valid) return at;
-            const int e = args.sorted_expert_ids[tile_row_tile];
-            at.w = rebased_weights(e);
-            at.w_base = rebased_bases(e);
-            return at;
-        };
         auto prepare = [&](int tile, int slot, int p) {
-            const typename Gemm::Tile next = locate(tile, row_tables[slot][0]);
+            const int tile_row_tile = tile / n_tiles;
+            typename Gemm::Tile next{tile_row_tile * TILE_M < num_valid, row_tables[slot][0], nullptr, nullptr,
+                                     tile % n_tiles * TILE_N};
             if (!next.valid) return next;
+            const int e = args.sorted_expert_ids[tile_row_tile];
+            next.w = rebased_weights(e);
+            next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
-                mx_store_sorted_row(args.sorted_token_ids[tile / n_tiles * TILE_M + r], args.tokens, r,
+                mx_store_sorted_row(args.sorted_token_ids[tile_row_tile * TILE_M + r], args.tokens, r,
                                     row_tables[slot][0], row_tables[slot][1]);
             return next;
         };
-        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, locate, prepare,
+        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
                   [&](int tile, int slot, const auto& block, int block_m0) {
                       token_of_row = row_tables[slot][0];
                       slot_of_row = row_tables[slot][1];
@@ -388,7 +384,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0, MOETUNE_FP4_WEIGHTS != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
+               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
 }
 #endif

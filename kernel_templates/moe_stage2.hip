@@ -206,25 +206,20 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
                       "_ws: the static shared memory fits beside the buffers");
         Gemm gemm;
-        auto locate = [&](int tile, const int* rows) {
-            const int tile_row0 = tile / n_tiles * TILE_M;
-            typename Gemm::Tile at{tile_row0 < num_valid, rows, nullptr, nullptr, tile % n_tiles * TILE_N};
-            if (!at.valid) return at;
-            const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
-            at.w = rebased_weights(e);
-            at.w_base = rebased_bases(e);
-            return at;
-        };
         auto prepare = [&](int tile, int slot, int p) {
-            const typename Gemm::Tile next = locate(tile, row_tables[slot].act_row);
-            if (!next.valid) return next;
             const int tile_row0 = tile / n_tiles * TILE_M;
+            typename Gemm::Tile next{tile_row0 < num_valid, row_tables[slot].act_row, nullptr, nullptr,
+                                     tile % n_tiles * TILE_N};
+            if (!next.valid) return next;
+            const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
+            next.w = rebased_weights(e);
+            next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
                 store_row(args.sorted_token_ids[tile_row0 + r], args.sorted_weights[tile_row0 + r], r,
                           row_tables[slot]);
             return next;
         };
-        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, locate, prepare,
+        gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
                   [&](int tile, int slot, const auto& block, int block_m0) {
                       act_row = row_tables[slot].act_row;
                       token_of_row = row_tables[slot].token;
@@ -319,7 +314,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0, MOETUNE_FP4_WEIGHTS != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
+               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -28,12 +28,18 @@
 //    bases in one of two slots, announces it on the slot's `ready` barrier and goes on copying the
 //    tile's chunks while the consumers still multiply and store the tile before; the consumers give
 //    the slot back on `done` after their epilogue.
-// FP4_WEIGHTS: the weights come as FP4 blocks (fp4_weight_blocks.h, half the bytes) and the
-// producers rebase them to the same e4m3 bytes themselves (mx_e2m1_e4m3_lut.h): producer 0 keeps
-// kMxWsFp4Staging chunks of FP4 blocks in flight (one bulk copy a block, across tile boundaries),
-// and every producer thread turns 16-element units of a staged chunk into the buffer's swizzled
-// weight rows before it gives the buffer to the consumers. Why: at 1024-2048 tokens the stages read
-// the rebased e4m3 weights at ~90 % of the DRAM's bandwidth (docs/kernel-design.md, session 33).
+// FP4_WEIGHTS (_f4w): the weights come as FP4 blocks (fp4_weight_blocks.h: half the bytes, the same
+// 64-row blocks) in the chunk buffers beside the rows, one bulk copy a block, and the consumers rebase
+// them to the e4m3 bytes of the rebased copy (mx_e2m1_e4m3_lut.h) into a ring of
+// kMxWsRebasedBuffers weight buffers, while their products of the chunk before run: every consumer
+// thread rebases its share of the chunk's weight rows, fences them for the tensor cores and meets
+// the other consumers at one named barrier a chunk, then the chunk's products go out. Three buffers,
+// so that one barrier a chunk suffices: a consumer that passed chunk c - 1's barrier writes chunk c's
+// buffer, which chunk c - 3's products read, and every consumer warpgroup saw those done (wait_group
+// 1 after issuing chunk c - 2) before it arrived there. Why: at 1024-2048 tokens the stages read the
+// rebased e4m3 weights at ~90 % of the DRAM's bandwidth (docs/kernel-design.md, session 33). The
+// producers rebasing them instead (session 36) were 2-3x slower: one warpgroup's table lookups, a
+// chain of shared-memory loads per 16 weights, set the pace of every chunk.
 // The sums are not promoted (as on the 512-thread tiles of moe_fp8_wgmma_gemm.h): two row blocks of
 // accumulators (or one 256 wide) leave no room for partial-sum sets.
 //
@@ -47,8 +53,8 @@
 #include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "mbarrier.h"
-#include "mx_e2m1_e4m3_lut.h"
 #include "memory.h"
+#include "mx_e2m1_e4m3_lut.h"
 #include "rebased_sums.h"
 #include "shared_operand_layout.h"
 #include "tile_walk.h"
@@ -60,13 +66,9 @@ struct MxAccumulatorBlock {
     const float (&acc)[1][NJ][4];
 };
 
-// FP4_WEIGHTS: a staged chunk's FP4 blocks have landed (producer 0's bulk copies) / have been
-// rebased into a buffer (every producer thread); the rebasing table (mx_e2m1_e4m3_lut.h). Nothing
-// without.
+// FP4_WEIGHTS: the rebasing table (mx_e2m1_e4m3_lut.h), filled once a workgroup. Nothing without.
 template <bool FP4_WEIGHTS>
 struct MxWsFp4Shared {
-    moetune_u64 staged_full[kMxWsFp4Staging];
-    moetune_u64 staged_empty[kMxWsFp4Staging];
     moetune_u32 fp4_table[2 * kMxE2m1E4m3Shifts];
 };
 template <>
@@ -86,10 +88,14 @@ struct MxMoeFp8WsGemm {
     static constexpr int NJ = TILE_N / 8;
     static constexpr int kAccumulators = TILE_N / 2;
     static constexpr int kRowBytes = 128;
-    static constexpr int kStageBytes = (TILE_M + TILE_N) * kRowBytes;
+    static constexpr int kStageBytes = mx_ws_stage_bytes(TILE_M, TILE_N, FP4_WEIGHTS);
     static constexpr int kStages = mx_ws_stages(TILE_M, TILE_N, FP4_WEIGHTS);
-    static constexpr int kStaging = kMxWsFp4Staging;
-    static constexpr int kStagingBytes = mx_ws_fp4_staging_bytes(TILE_N);
+    // Where a chunk buffer's weights start (FP4_WEIGHTS: its FP4 blocks), and the bytes the bulk
+    // copies of a chunk's weights bring.
+    static constexpr int kWeightsAt = TILE_M * kRowBytes;
+    static constexpr int kWeightBytes = TILE_N / kMxRebasedBlockRows * (FP4_WEIGHTS ? kMxFp4ChunkBytes : kMxRebasedChunkBytes);
+    static constexpr int kRebasedBytes = TILE_N * kRowBytes;  // one buffer of the rebased ring (FP4_WEIGHTS)
+    static_assert(kMxFp4BlockRows == kMxRebasedBlockRows, "FP4 blocks and rebased blocks of the same rows");
     static_assert(kStages >= 2, "two buffers at least");
     static_assert(kStageBytes % 1024 == 0, "every buffer on the swizzle's 1024-byte period");
     // The producers read the tile's rows from its row table at every chunk: their registers go to the
@@ -97,12 +103,10 @@ struct MxMoeFp8WsGemm {
     using Copy = MxFp8ChunkCopy<TILE_M, TILE_N, kProducerThreads, false>;
     // With two consumer warpgroups (384 threads) the compiler's even share is 168 registers a thread,
     // too few for two row blocks of accumulators and stage 2's epilogue (172 bytes of spill at 128
-    // wide): the producers keep 40 (setmaxnreg; no spill, their rows read from shared memory; 64
-    // where they rebase FP4 weights: 128 x 256 spilled 32-52 bytes at 40 (nvcc sm_90a) and 4-8 at
-    // 56 with the rebasing loop unrolled twice (NVRTC)) and the consumers take the rest, 232 a thread
-    // (216).
+    // wide): the producers keep 40 (setmaxnreg; no spill, their rows read from shared memory) and
+    // the consumers take the rest, 232 a thread.
     static constexpr bool kRebalance = kConsumers > 1;
-    static constexpr int kProducerRegisters = FP4_WEIGHTS ? 64 : 40;  // (FP4_WEIGHTS: the rebasing, no spill)
+    static constexpr int kProducerRegisters = 40;
     static constexpr int kConsumerRegisters =
         (kMxWgmmaRegistersPerSm / kThreads * kThreads - kProducerRegisters * kProducerThreads) /
         kConsumerThreads / 8 * 8;
@@ -110,9 +114,7 @@ struct MxMoeFp8WsGemm {
     // What the walk keeps in static shared memory (the stage kernel declares it).
     struct Shared : MxWsFp4Shared<FP4_WEIGHTS> {
         moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives, and
-                                     // producer 0 once more with the bulk copies' bytes; FP4_WEIGHTS:
-                                     // every producer thread twice -- its row copies, its rebased units --
-                                     // and no bytes)
+                                     // producer 0 once more with the bulk copies' bytes)
         moetune_u64 empty[kStages];  // its products are done (every consumer warp arrives)
         moetune_u64 ready[2];        // a slot's tile, rows and bases are stored (every producer thread)
         moetune_u64 done[2];         // the consumers' epilogue of the slot's tile is done (every consumer warp)
@@ -127,7 +129,8 @@ struct MxMoeFp8WsGemm {
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
     // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h; with
     // FP4_WEIGHTS its FP4 blocks, fp4_weight_blocks.h); w_base, their bases; n0, the tile's first
-    // weight row. valid false: the tile lies past the sorted rows (the walk ends).
+    // weight row. valid false: the tile lies past the sorted rows
+    // (the walk ends).
     struct Tile {
         bool valid;
         const int* rows;
@@ -137,34 +140,24 @@ struct MxMoeFp8WsGemm {
     };
 
     // Every thread of the workgroup calls it once; it returns when the walk has ended. act: [rows, K]
-    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (kStages * kStageBytes
-    // (+ kMxWsFp4Staging * kStagingBytes with FP4_WEIGHTS) + 1024). locate(tile, rows): the Tile of
-    // `tile` with `rows` as its row table. prepare(tile, slot, p): every producer thread (p = 0..127) stores
-    // its share of the tile's rows into the row tables of `slot` (rows p, p + 128, ...) and returns
-    // the Tile. finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose
-    // first row (of the warp's 16) is m0, with the rows of `slot`.
-    template <class Locate, class Prepare, class Finish>
+    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (mx_ws_shared_bytes). prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's
+    // rows into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
+    // finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose first row (of
+    // the warp's 16) is m0, with the rows of `slot`.
+    template <class Prepare, class Finish>
     __device__ void walk(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base, int K,
-                         unsigned char* shared, Shared& sh, Locate locate, Prepare prepare, Finish finish) {
+                         unsigned char* shared, Shared& sh, Prepare prepare, Finish finish) {
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
         const int tid = int(threadIdx.x);
         if (tid == 0) {
             for (int s = 0; s < kStages; ++s) {
-                // Every producer thread's copies, and producer 0's bulk copies (or, FP4_WEIGHTS, every
-                // producer thread's rebased weights).
-                mx_mbarrier_init(&sh.full[s], FP4_WEIGHTS ? 2 * kProducerThreads : kProducerThreads + 1);
+                mx_mbarrier_init(&sh.full[s], kProducerThreads + 1);  // + the bulk copies' arrival
                 mx_mbarrier_init(&sh.empty[s], kConsumerThreads / 32);
             }
             for (int slot = 0; slot < 2; ++slot) {
                 mx_mbarrier_init(&sh.ready[slot], kProducerThreads);
                 mx_mbarrier_init(&sh.done[slot], kConsumerThreads / 32);
-            }
-            if constexpr (FP4_WEIGHTS) {
-                for (int f = 0; f < kStaging; ++f) {
-                    mx_mbarrier_init(&sh.staged_full[f], 1);
-                    mx_mbarrier_init(&sh.staged_empty[f], kProducerThreads);
-                }
             }
         }
         if constexpr (FP4_WEIGHTS) {
@@ -173,13 +166,13 @@ struct MxMoeFp8WsGemm {
         __syncthreads();
         if (tid >= kConsumerThreads) {
             if constexpr (kRebalance) mx_set_max_registers<false, kProducerRegisters>();
-            produce(act, act_base, K, shared, sh, locate, prepare, tid - kConsumerThreads);
+            produce(act, act_base, K, shared, sh, prepare, tid - kConsumerThreads);
         } else {
             if constexpr (kRebalance) mx_set_max_registers<true, kConsumerRegisters>();
             consume(K, shared, sh, finish);
         }
 #else
-        (void)act, (void)act_base, (void)K, (void)shared, (void)sh, (void)locate, (void)prepare, (void)finish;
+        (void)act, (void)act_base, (void)K, (void)shared, (void)sh, (void)prepare, (void)finish;
         mx_wgmma_unavailable();
 #endif
     }
@@ -188,69 +181,12 @@ private:
     float acc_[kBlocks][1][NJ][4];
 
 #if MOETUNE_WGMMA_AVAILABLE
-    // FP4_WEIGHTS: producer 0's bulk copies of the FP4 blocks, kStaging chunks ahead of the
-    // rebasing, through the walk's tiles: the tile it copies is the producers' current one or the
-    // next, which producer 0 took when it prepared the current one.
-    struct Fp4Copies {
-        Tile tile;          // the tile being copied
-        int k128 = 0;       // its next chunk
-        int following = -1; // the tile after it, once taken (-1: not yet)
-        int issued = 0;     // chunks copied so far, over all tiles: chunk c goes to staging c % kStaging
-
-        // Copies chunks until `limit` are on their way, as far as the known tiles go.
-        template <class Locate>
-        __device__ void issue_until(int limit, int K, unsigned char* staging, Shared& sh, Locate& locate) {
-            const long long row_bytes = mx_fp4_blocks_row_bytes(K);
-            while (issued < limit) {
-                if (k128 == K / 128) {
-                    if (following < 0) return;
-                    tile = locate(following, nullptr);
-                    k128 = 0;
-                    following = -1;
-                }
-                if (!tile.valid) return;
-                const int f = issued % kStaging;
-                if (issued >= kStaging) mx_mbarrier_wait(&sh.staged_empty[f], ((issued / kStaging) - 1) & 1);
-                mx_mbarrier_arrive_expect_bytes(&sh.staged_full[f], kStagingBytes);
-#pragma unroll
-                for (int b = 0; b < TILE_N / kMxFp4BlockRows; ++b)
-                    mx_bulk_copy(staging + f * kStagingBytes + b * kMxFp4ChunkBytes,
-                                 tile.w + (tile.n0 + b * kMxFp4BlockRows) * row_bytes + (long long)k128 * kMxFp4ChunkBytes,
-                                 kMxFp4ChunkBytes, &sh.staged_full[f]);
-                ++k128;
-                ++issued;
-            }
-        }
-    };
-
-    // FP4_WEIGHTS: this producer thread's share of a staged chunk rebased into the buffer's weight
-    // rows: unit p % 8 (16 elements: 8 bytes of codes, one table row) of rows p / 8, + 16, ...; a
-    // quarter warp reads one row's 64 bytes of codes and stores its 8 units in 8 bank groups.
-    __device__ static void rebase_staged(const unsigned char* staged, unsigned char* buffer, const moetune_u32* table,
-                                         int p) {
-        const int u = p % 8;
-#pragma unroll 2
-        for (int row = p / 8; row < TILE_N; row += kProducerThreads / 8) {
-            const unsigned char* block = staged + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
-            const int r = row % kMxFp4BlockRows;
-            const uint2 codes = *reinterpret_cast<const uint2*>(block + r * 64 + 8 * u);
-            const int table_row = block[kMxFp4ChunkCodeBytes + r * 4 + u / 2];
-            const uint2 entry = *reinterpret_cast<const uint2*>(table + 2 * table_row);
-            mx_u32x4 e4m3;
-            mx_e2m1x8_to_e4m3(codes.x, entry.x, entry.y, e4m3.x, e4m3.y);
-            mx_e2m1x8_to_e4m3(codes.y, entry.x, entry.y, e4m3.z, e4m3.w);
-            mx_store_shared16(buffer + TILE_M * kRowBytes + row * kRowBytes + (mx_swizzle128_slot(row, u) << 4), e4m3);
-        }
-    }
-
-    template <class Locate, class Prepare>
+    template <class Prepare>
     __device__ static void produce(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
-                                   int K, unsigned char* shared, Shared& sh, Locate& locate, Prepare& prepare, int p) {
+                                   int K, unsigned char* shared, Shared& sh, Prepare& prepare, int p) {
         const int chunks = K / 128;
-        unsigned char* staging = shared + kStages * kStageBytes;
         int tile = int(blockIdx.x);
         int chunk = 0;  // chunks copied so far, over all tiles: chunk c goes to buffer c % kStages
-        Fp4Copies fp4;  // (producer 0's, FP4_WEIGHTS)
         for (int t = 0;; ++t) {
             const int slot = t & 1;
             if (t >= 2) mx_mbarrier_wait(&sh.done[slot], ((t >> 1) - 1) & 1);  // tile t - 2 has left the slot
@@ -259,10 +195,6 @@ private:
                 sh.tile[slot] = next.valid ? tile : -1;
                 if (next.valid) sh.next[slot] = mx_take_tile();
                 if constexpr (kBlocks == 1) sh.live[slot] = 0;
-                if constexpr (FP4_WEIGHTS) {
-                    if (t == 0) fp4.tile = next;
-                    if (next.valid) fp4.following = sh.next[slot];
-                }
             }
             mx_named_barrier(1, kProducerThreads);  // the slot's rows and next tile are stored
             if (next.valid) {
@@ -284,24 +216,17 @@ private:
                 const int s = chunk % kStages;
                 if (chunk >= kStages) mx_mbarrier_wait(&sh.empty[s], ((chunk / kStages) - 1) & 1);
                 unsigned char* buffer = shared + s * kStageBytes;
-                if constexpr (FP4_WEIGHTS) {
-                    src.copy_rows(buffer, k128, p);
-                    mx_mbarrier_arrive_on_copies(&sh.full[s]);
-                    if (p == 0) fp4.issue_until(chunk + kStaging, K, staging, sh, locate);
-                    const int f = chunk % kStaging;
-                    mx_mbarrier_wait(&sh.staged_full[f], (chunk / kStaging) & 1);
-                    rebase_staged(staging + f * kStagingBytes, buffer, sh.fp4_table, p);
-                    mx_mbarrier_arrive(&sh.staged_empty[f]);
-                    mx_fence_shared_for_async();  // the rebased weights, stored by this thread, for wgmma
-                    mx_mbarrier_arrive(&sh.full[s]);
-                    continue;
-                }
                 if (p == 0) {
-                    mx_mbarrier_arrive_expect_bytes(&sh.full[s], TILE_N * kRowBytes);
+                    mx_mbarrier_arrive_expect_bytes(&sh.full[s], kWeightBytes);
 #pragma unroll
-                    for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b)
-                        mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b), kMxRebasedChunkBytes,
-                                     &sh.full[s]);
+                    for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b) {
+                        if constexpr (FP4_WEIGHTS)
+                            mx_bulk_copy(buffer + kWeightsAt + b * kMxFp4ChunkBytes,
+                                         fp4_block_chunk(next, K, b, k128), kMxFp4ChunkBytes, &sh.full[s]);
+                        else
+                            mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b),
+                                         kMxRebasedChunkBytes, &sh.full[s]);
+                    }
                 }
                 src.copy_rows(buffer, k128, p);
                 mx_mbarrier_arrive_on_copies(&sh.full[s]);
@@ -321,7 +246,10 @@ private:
 #pragma unroll
         for (int i = 0; i < kBlocks; ++i)
             act_descriptor[i] = mx_wgmma_descriptor(shared + block_row(warpgroup, i) * kRowBytes);
-        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
+        // The weights: the chunk buffer's (plus the buffer's offset), or FP4_WEIGHTS the rebased ring's
+        // first buffer (plus the buffer's).
+        unsigned char* rebased = shared + kStages * kStageBytes;
+        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(FP4_WEIGHTS ? rebased : shared + kWeightsAt);
         int chunk = 0;  // chunks multiplied so far, over all tiles
         for (int t = 0;; ++t) {
             const int slot = t & 1;
@@ -342,8 +270,17 @@ private:
             for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
                 const int s = chunk % kStages;
                 mx_mbarrier_wait(&sh.full[s], (chunk / kStages) & 1);
-                mx_fence_shared_for_async();  // the producers' copies, seen through the barrier, for wgmma
-                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), live);
+                int weight_units = s * (kStageBytes / 16);
+                if constexpr (FP4_WEIGHTS) {
+                    const int r = chunk % kMxWsRebasedBuffers;
+                    rebase_weights(shared + s * kStageBytes + kWeightsAt, rebased + r * kRebasedBytes, sh.fp4_table, tid);
+                    weight_units = r * (kRebasedBytes / 16);
+                }
+                // The producers' copies, seen through the barrier (and FP4_WEIGHTS this thread's rebased
+                // weights), for wgmma.
+                mx_fence_shared_for_async();
+                if constexpr (FP4_WEIGHTS) mx_named_barrier(2, kConsumerThreads);  // every share is rebased
+                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), weight_units, live);
                 mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
                 pin();
                 if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
@@ -368,8 +305,9 @@ private:
 
     // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
     // live 0: the warpgroup's one row block holds padding only (consume); it issues nothing.
-    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units,
-                             unsigned live) {
+    // act_units / weight_units: the chunk's rows and weights from the descriptors' buffers, in 16 bytes.
+    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int act_units,
+                             int weight_units, unsigned live) {
         pin();
         if (live == 0) return;
         mx_wgmma_fence();
@@ -378,7 +316,8 @@ private:
 #pragma unroll
             for (int i = 0; i < kBlocks; ++i)
                 mx_wgmma_e4m3_m64k32<TILE_N>(reinterpret_cast<float(&)[kAccumulators]>(acc_[i][0]),
-                                             act_descriptor[i] + units + 2 * s, weight_descriptor + units + 2 * s);
+                                             act_descriptor[i] + act_units + 2 * s,
+                                             weight_descriptor + weight_units + 2 * s);
         mx_wgmma_commit();
         pin();
     }
@@ -390,6 +329,49 @@ private:
             for (int j = 0; j < NJ; ++j)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) mx_wgmma_pin(acc_[i][0][j][e]);
+    }
+
+    // FP4_WEIGHTS: the FP4 blocks of chunk `k128` of the tile's weight block b (fp4_weight_blocks.h).
+    __device__ static const unsigned char* fp4_block_chunk(const Tile& tile, int K, int b, int k128) {
+        return tile.w + (long long)(tile.n0 + b * kMxFp4BlockRows) * mx_fp4_blocks_row_bytes(K) +
+               (long long)k128 * kMxFp4ChunkBytes;
+    }
+
+    // FP4_WEIGHTS: consumer thread c's share of a chunk's FP4 blocks (`blocks`, in a chunk buffer)
+    // rebased into a buffer of the ring: unit c % 8 (16 elements: 8 bytes of codes, one table row) of
+    // rows c / 8, + kConsumerThreads / 8, ... (a quarter warp reads one row's 64 bytes of codes and
+    // stores its 8 units in 8 bank groups). The loads of kBatch units go out before the first is
+    // converted: each unit is a chain of two shared-memory loads (codes and table row, then the
+    // table's words), which one unit at a time would wait out in turn.
+    __device__ static void rebase_weights(const unsigned char* blocks, unsigned char* out, const moetune_u32* table,
+                                          int c) {
+        constexpr int kRowsApart = kConsumerThreads / 8;
+        constexpr int kUnits = TILE_N / kRowsApart;
+        constexpr int kBatch = kUnits < 8 ? kUnits : 8;
+        static_assert(TILE_N % kRowsApart == 0 && kUnits % kBatch == 0, "whole batches of units a thread");
+        const int u = c % 8;
+#pragma unroll
+        for (int i0 = 0; i0 < kUnits; i0 += kBatch) {
+            uint2 codes[kBatch];
+            int table_row[kBatch];
+#pragma unroll
+            for (int i = 0; i < kBatch; ++i) {
+                const int row = c / 8 + (i0 + i) * kRowsApart;
+                const unsigned char* block = blocks + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
+                const int r = row % kMxFp4BlockRows;
+                codes[i] = *reinterpret_cast<const uint2*>(block + r * 64 + 8 * u);
+                table_row[i] = block[kMxFp4ChunkCodeBytes + r * 4 + u / 2];
+            }
+#pragma unroll
+            for (int i = 0; i < kBatch; ++i) {
+                const int row = c / 8 + (i0 + i) * kRowsApart;
+                const uint2 entry = *reinterpret_cast<const uint2*>(table + 2 * table_row[i]);
+                mx_u32x4 e4m3;
+                mx_e2m1x8_to_e4m3(codes[i].x, entry.x, entry.y, e4m3.x, e4m3.y);
+                mx_e2m1x8_to_e4m3(codes[i].y, entry.x, entry.y, e4m3.z, e4m3.w);
+                mx_store16(out + row * kRowBytes + (mx_swizzle128_slot(row, u) << 4), e4m3);
+            }
+        }
     }
 
     // This warp is done with what the barrier guards (one arrival a consumer warp).

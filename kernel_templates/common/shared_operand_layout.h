@@ -135,20 +135,32 @@ MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
     return tile_n >= kMxWsWideN ? tile_m / kMxWarpgroupRows : tile_m > 128 ? tile_m / 128 : 1;
 }
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
-// Its stages: as many chunk buffers of the tile's rows and weight rows (128 bytes each) as fit the
-// opt-in shared memory beside 1024 bytes of alignment and kMxWsStaticShared of the stage kernels'
-// row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4
-// weights, below, 3 at 128 x 256).
+// Its stages: as many chunk buffers as fit the opt-in shared memory beside 1024 bytes of alignment,
+// kMxWsStaticShared of the stage kernels' row tables and barriers and, with FP4 weights, the ring of
+// rebased weights, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4 weights 3 at
+// 128 x 256, 4 at 64 x 256). A chunk buffer holds the tile's rows and weight rows, 128 bytes each;
+// with FP4 weights (moe_fp8_ws_gemm.h, FP4_WEIGHTS) the rows and the weights' FP4 blocks
+// (fp4_weight_blocks.h: half the bytes and a table row a block), on the swizzle's 1024-byte period,
+// and the consumers rebase the blocks into a ring of kMxWsRebasedBuffers e4m3 buffers of the tile's
+// weight rows (three: a consumer writes one while the others' products may still read the two before).
 constexpr int kMxWsStaticShared = 8 * 1024;
-// With FP4 weights that the producers rebase themselves (moe_fp8_ws_gemm.h, FP4_WEIGHTS), a ring of
-// kMxWsFp4Staging chunks of the tile's FP4 blocks (fp4_weight_blocks.h) comes first, and the chunk
-// buffers fill what is left.
-constexpr int kMxWsFp4Staging = 3;
-MOETUNE_HD constexpr int mx_ws_fp4_staging_bytes(int tile_n) { return tile_n / kMxFp4BlockRows * kMxFp4ChunkBytes; }
+constexpr int kMxWsRebasedBuffers = 3;
+MOETUNE_HD constexpr int mx_ws_stage_bytes(int tile_m, int tile_n, bool fp4_weights) {
+    return fp4_weights ? (tile_m * 128 + tile_n / kMxFp4BlockRows * kMxFp4ChunkBytes + 1023) / 1024 * 1024
+                       : (tile_m + tile_n) * 128;
+}
+MOETUNE_HD constexpr int mx_ws_rebased_ring_bytes(int tile_n, bool fp4_weights) {
+    return fp4_weights ? kMxWsRebasedBuffers * tile_n * 128 : 0;
+}
 MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n, bool fp4_weights = false) {
-    const int staging = fp4_weights ? kMxWsFp4Staging * mx_ws_fp4_staging_bytes(tile_n) : 0;
-    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared - staging) / ((tile_m + tile_n) * 128);
+    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared - mx_ws_rebased_ring_bytes(tile_n, fp4_weights)) /
+                    mx_ws_stage_bytes(tile_m, tile_n, fp4_weights);
     return fit < 8 ? fit : 8;
+}
+// The dynamic shared memory of a _ws kernel: its chunk buffers, the rebased ring, 1024 to align them.
+MOETUNE_HD constexpr int mx_ws_shared_bytes(int tile_m, int tile_n, bool fp4_weights) {
+    return mx_ws_stages(tile_m, tile_n, fp4_weights) * mx_ws_stage_bytes(tile_m, tile_n, fp4_weights) +
+           mx_ws_rebased_ring_bytes(tile_n, fp4_weights) + 1024;
 }
 
 // Swapped WGMMA tiles: the place in the buffer of the tile's 8-row

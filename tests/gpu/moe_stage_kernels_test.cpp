@@ -367,7 +367,7 @@ KernelConfig with_warp_specialisation(KernelConfig c) {
     return c;
 }
 
-// ... reading FP4 weights that its producers rebase themselves (_f4w).
+// ... reading FP4 weights that its consumers rebase themselves (_f4w).
 KernelConfig with_fp4_weights(KernelConfig c) {
     c = with_warp_specialisation(c);
     c.fp4_weights = true;

@@ -134,7 +134,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     }
     if (c.fp4_weights && (!c.warp_specialised || mx_ws_stages(c.tile_m, c.tile_n, true) < 2))
-        return "f4w (FP4 weights the producers rebase) needs ws and room for two buffers beside the staged FP4 blocks";
+        return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +

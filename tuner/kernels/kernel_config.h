@@ -79,8 +79,9 @@ struct KernelConfig {
     // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m, tile_n) (4 a consumer
     // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 and 128 x 256).                token _ws
     bool warp_specialised = false;
-    // _ws only: the weights as FP4 blocks (half the bytes) that the producers rebase to e4m3
-    // themselves (kernel_templates/common/fp4_weight_blocks.h, mx_e2m1_e4m3_lut.h).   token _f4w
+    // _ws only: the weights as FP4 blocks (half the bytes) that the consumer warpgroups rebase to
+    // e4m3 while their products of the chunk before run (kernel_templates/common/fp4_weight_blocks.h,
+    // mx_e2m1_e4m3_lut.h, moe_fp8_ws_gemm.h).                                            token _f4w
     bool fp4_weights = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
