@@ -129,8 +129,7 @@ struct MxMoeFp8WsGemm {
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
     // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h; with
     // FP4_WEIGHTS its FP4 blocks, fp4_weight_blocks.h); w_base, their bases; n0, the tile's first
-    // weight row. valid false: the tile lies past the sorted rows
-    // (the walk ends).
+    // weight row. valid false: the tile lies past the sorted rows (the walk ends).
     struct Tile {
         bool valid;
         const int* rows;
@@ -140,8 +139,9 @@ struct MxMoeFp8WsGemm {
     };
 
     // Every thread of the workgroup calls it once; it returns when the walk has ended. act: [rows, K]
-    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (mx_ws_shared_bytes). prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's
-    // rows into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
+    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (mx_ws_shared_bytes).
+    // prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's rows
+    // into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
     // finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose first row (of
     // the warp's 16) is m0, with the rows of `slot`.
     template <class Prepare, class Finish>
