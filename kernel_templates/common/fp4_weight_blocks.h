@@ -33,6 +33,12 @@ MOETUNE_HD long long mx_fp4_code_offset(int K, long long row, int k) {
     return mx_fp4_block_chunk_offset(K, row, k) + (row % kMxFp4BlockRows) * 64 + (k % 128) / 2;
 }
 
+// Within a block-chunk, where unit u (elements 16 u .. 16 u + 15 of the chunk: 8 bytes of codes) of
+// the block's row r (0..63) lies, and its table row: what a loop that rebases a staged block-chunk
+// reads (moe_fp8_ws_gemm.h).
+MOETUNE_HD constexpr int mx_fp4_unit_codes(int r, int u) { return r * 64 + 8 * u; }
+MOETUNE_HD constexpr int mx_fp4_unit_table_row(int r, int u) { return kMxFp4ChunkCodeBytes + r * 4 + u / 2; }
+
 // The byte holding the table row of element (row, k)'s MX block.
 MOETUNE_HD long long mx_fp4_table_row_offset(int K, long long row, int k) {
     return mx_fp4_block_chunk_offset(K, row, k) + kMxFp4ChunkCodeBytes + (row % kMxFp4BlockRows) * 4 + (k % 128) / 32;

@@ -359,8 +359,8 @@ private:
                 const int row = c / 8 + (i0 + i) * kRowsApart;
                 const unsigned char* block = blocks + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
                 const int r = row % kMxFp4BlockRows;
-                codes[i] = *reinterpret_cast<const uint2*>(block + r * 64 + 8 * u);
-                table_row[i] = block[kMxFp4ChunkCodeBytes + r * 4 + u / 2];
+                codes[i] = *reinterpret_cast<const uint2*>(block + mx_fp4_unit_codes(r, u));
+                table_row[i] = block[mx_fp4_unit_table_row(r, u)];
             }
 #pragma unroll
             for (int i = 0; i < kBatch; ++i) {
@@ -369,7 +369,7 @@ private:
                 mx_u32x4 e4m3;
                 mx_e2m1x8_to_e4m3(codes[i].x, entry.x, entry.y, e4m3.x, e4m3.y);
                 mx_e2m1x8_to_e4m3(codes[i].y, entry.x, entry.y, e4m3.z, e4m3.w);
-                mx_store16(out + row * kRowBytes + (mx_swizzle128_slot(row, u) << 4), e4m3);
+                mx_store16(out + mx_ws_rebased_unit(row, u), e4m3);
             }
         }
     }

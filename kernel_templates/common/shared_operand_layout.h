@@ -157,6 +157,9 @@ MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n, bool fp4_weights =
                     mx_ws_stage_bytes(tile_m, tile_n, fp4_weights);
     return fit < 8 ? fit : 8;
 }
+// Where a buffer of the rebased ring holds unit u (16 weights) of the tile's weight row `row`: the
+// layout the bulk copies of the rebased weights give the chunk buffers (rebased_weight_layout.h).
+MOETUNE_HD constexpr int mx_ws_rebased_unit(int row, int u) { return row * 128 + (mx_swizzle128_slot(row, u) << 4); }
 // The dynamic shared memory of a _ws kernel: its chunk buffers, the rebased ring, 1024 to align them.
 MOETUNE_HD constexpr int mx_ws_shared_bytes(int tile_m, int tile_n, bool fp4_weights) {
     return mx_ws_stages(tile_m, tile_n, fp4_weights) * mx_ws_stage_bytes(tile_m, tile_n, fp4_weights) +

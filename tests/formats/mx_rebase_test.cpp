@@ -207,3 +207,26 @@ TEST_CASE("FP4 weight blocks hold every code and table row once, a block-chunk i
         }
     CHECK(std::count(seen.begin(), seen.end(), 1) == (long long)seen.size());
 }
+
+// What the _f4w consumers read of a staged block-chunk and where they store a rebased unit
+// (moe_fp8_ws_gemm.h, rebase_weights) is where the FP4 blocks keep the unit's codes and table row and
+// where the bulk copies of the rebased weights put its bytes in a chunk buffer (the block-chunk's 8 KB
+// at 8192 b for the tile's block b).
+TEST_CASE("the _f4w consumers read a unit's codes and table row and store its bytes where the layouts keep them",
+          "[formats][rebase]") {
+    const int K = 384, tile_rows = 256;
+    for (int k128 = 0; k128 < K / 128; ++k128)
+        for (int row = 0; row < tile_rows; ++row)
+            for (int u = 0; u < 8; ++u) {
+                const int b = row / kMxFp4BlockRows, r = row % kMxFp4BlockRows, k = 128 * k128 + 16 * u;
+                const long long chunk = mx_fp4_block_chunk_offset(K, row, k);
+                INFO("chunk " << k128 << ", row " << row << ", unit " << u);
+                CHECK(chunk == mx_fp4_block_chunk_offset(K, b * kMxFp4BlockRows, 128 * k128));
+                CHECK(chunk + mx_fp4_unit_codes(r, u) == mx_fp4_code_offset(K, row, k));
+                CHECK(chunk + mx_fp4_unit_table_row(r, u) == mx_fp4_table_row_offset(K, row, k));
+                const long long rebased_chunk = mx_rebased_weight_offset(tile_rows, K, b * kMxRebasedBlockRows, 128 * k128);
+                for (int j = 0; j < 16; ++j)
+                    CHECK(mx_ws_rebased_unit(row, u) + j ==
+                          b * kMxRebasedChunkBytes + mx_rebased_weight_offset(tile_rows, K, row, k + j) - rebased_chunk);
+            }
+}
