@@ -43,7 +43,7 @@
 __device__ inline float moetune_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS>
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -267,14 +267,18 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     };
 
     // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
-    auto rebased_weights = [&](int e) { return args.w1 + (long long)e * n_rows * K; };
+    // (FP4_WEIGHTS, the _ws loop: its FP4 blocks, common/fp4_weight_blocks.h.)
+    auto rebased_weights = [&](int e) {
+        return args.w1 + (long long)e * n_rows * (FP4_WEIGHTS ? mx_fp4_blocks_row_bytes(K) : (long long)K);
+    };
     auto rebased_bases = [&](int e) { return args.w1_scale + (long long)e * n_rows; };
+    static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
         // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
                       "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
-        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
+        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N, FP4_WEIGHTS>;
         __shared__ typename Gemm::Shared ws_shared;
         // The buffers (mx_ws_stages) fill the opt-in shared memory but kMxWsStaticShared: room for these.
         static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
@@ -380,7 +384,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
+               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -28,7 +28,7 @@
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS>
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -190,13 +190,17 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     };
 
     // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
-    auto rebased_weights = [&](int e) { return args.w2 + (long long)e * n_rows * K; };
+    // (FP4_WEIGHTS, the _ws loop: its FP4 blocks, common/fp4_weight_blocks.h.)
+    auto rebased_weights = [&](int e) {
+        return args.w2 + (long long)e * n_rows * (FP4_WEIGHTS ? mx_fp4_blocks_row_bytes(K) : (long long)K);
+    };
     auto rebased_bases = [&](int e) { return args.w2_scale + (long long)e * n_rows; };
+    static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
                       "_ws: FP8 _smem_wgmma, the epilogue a 16-row block at a time");
-        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N>;
+        using Gemm = MxMoeFp8WsGemm<TILE_M, TILE_N, FP4_WEIGHTS>;
         __shared__ typename Gemm::Shared ws_shared;
         // The buffers (mx_ws_stages) fill the opt-in shared memory but kMxWsStaticShared: room for these.
         static_assert(sizeof(row_tables) + sizeof(walk_next) + sizeof(ws_shared) <= kMxWsStaticShared,
@@ -310,7 +314,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
-               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
+               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -51,6 +51,11 @@ struct FusedMoeArgs {
     // prepare()).
     const void* w2_e4m3_coded = nullptr;
     const void* w1_e4m3_coded = nullptr;
+    // The weights as FP4 blocks (FusedMoe::fp4_weight_blocks), read with w1_base / w2_base (the
+    // same bases as the rebased weights'): needed when a plan's kernel reads them
+    // (FusedMoe::reads_fp4_weight_blocks after prepare()).
+    const void* w1_fp4_blocks = nullptr;
+    const void* w2_fp4_blocks = nullptr;
 };
 
 // Device pointers to one rank's expert weights (all `experts` of the shape), in either layout:
@@ -89,6 +94,14 @@ struct RebasedWeightsOut {
     void* w2 = nullptr;
     void* w2_base = nullptr;
 };
+
+// The weights as FP4 blocks for the warp-specialised kernels that rebase them themselves (_f4w): the
+// kernel layout's codes in blocks of 64 weight rows with a byte per MX block (w1: experts*2*inter_dim
+// rows of model_dim/128 * 68 bytes; w2: experts*model_dim rows of inter_dim/128 * 68 bytes), about
+// half the rebased weights' bytes, and the same bases as rebase_weights writes: the rebased copy's
+// four buffers, other values in w1 and w2.
+using Fp4WeightBlockBytes = RebasedWeightBytes;
+using Fp4WeightBlocksOut = RebasedWeightsOut;
 
 // The weights' values in the e4m3 code the register-fed FP8 kernels decode: the kernel layout's
 // values, each 4-byte word recoded (FusedMoe::weight_bytes().w1 and .w2 bytes; the scales stay
@@ -140,10 +153,15 @@ public:
     // Whether a prepared plan's kernel reads weights in the e4m3 code (FusedMoeArgs::w1_e4m3_coded,
     // w2_e4m3_coded); false before prepare().
     bool reads_e4m3_coded_weights() const;
+    // Whether a prepared plan's kernel reads the FP4 weight blocks (FusedMoeArgs::w1_fp4_blocks,
+    // w2_fp4_blocks, with w1_base / w2_base); false before prepare().
+    bool reads_fp4_weight_blocks() const;
 
     static ExpertWeightBytes weight_bytes(const MoeShapeKey& shape);
     // The sizes of rebase_weights' outputs.
     static RebasedWeightBytes rebased_weight_bytes(const MoeShapeKey& shape);
+    // The sizes of fp4_weight_blocks' outputs.
+    static Fp4WeightBlockBytes fp4_weight_block_bytes(const MoeShapeKey& shape);
 
     // Copies weights from the logical layout above (as AITER stores them unshuffled) into the layout
     // the kernels read, device to device on `stream`; `kernel_layout` must not overlap `logical`.
@@ -160,6 +178,10 @@ public:
     // the e4m3 code (E4m3CodedWeightsOut), device to device on `stream`. Returns when it is complete.
     static void code_weights_e4m3(const MoeShapeKey& shape, const ExpertWeights& logical,
                                   const E4m3CodedWeightsOut& coded, void* stream, const FusedMoeOptions& options = {});
+    // Weights in the kernel layout as FP4 blocks and their bases (Fp4WeightBlocksOut), device to
+    // device on `stream`. Returns when it is complete.
+    static void fp4_weight_blocks(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                                  const Fp4WeightBlocksOut& blocks, void* stream, const FusedMoeOptions& options = {});
 
 private:
     struct Impl;

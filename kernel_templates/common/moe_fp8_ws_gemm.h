@@ -28,6 +28,18 @@
 //    bases in one of two slots, announces it on the slot's `ready` barrier and goes on copying the
 //    tile's chunks while the consumers still multiply and store the tile before; the consumers give
 //    the slot back on `done` after their epilogue.
+// FP4_WEIGHTS (_f4w): the weights come as FP4 blocks (fp4_weight_blocks.h: half the bytes, the same
+// 64-row blocks) in the chunk buffers beside the rows, one bulk copy a block, and the consumers rebase
+// them to the e4m3 bytes of the rebased copy (mx_e2m1_e4m3_lut.h) into a ring of
+// kMxWsRebasedBuffers weight buffers, while their products of the chunk before run: every consumer
+// thread rebases its share of the chunk's weight rows, fences them for the tensor cores and meets
+// the other consumers at one named barrier a chunk, then the chunk's products go out. Three buffers,
+// so that one barrier a chunk suffices: a consumer that passed chunk c - 1's barrier writes chunk c's
+// buffer, which chunk c - 3's products read, and every consumer warpgroup saw those done (wait_group
+// 1 after issuing chunk c - 2) before it arrived there. Why: at 1024-2048 tokens the stages read the
+// rebased e4m3 weights at ~90 % of the DRAM's bandwidth (docs/kernel-design.md, session 33). The
+// producers rebasing them instead (session 36) were 2-3x slower: one warpgroup's table lookups, a
+// chain of shared-memory loads per 16 weights, set the pace of every chunk.
 // The sums are not promoted (as on the 512-thread tiles of moe_fp8_wgmma_gemm.h): two row blocks of
 // accumulators (or one 256 wide) leave no room for partial-sum sets.
 //
@@ -37,10 +49,12 @@
 // memory serves, 256 x 128 tiles need 96 + 48 at the FP8 rate, 128 x 256 80 + 48. Measured: 2-6 %
 // faster in stage 2 at 1024, 2048 and 16384 tokens, 1 % in stage 1 at 1024 (docs/kernel-design.md,
 // session 32); with the bulk weight copies ahead of the plain 256 x 128 loop at 4096 and 8192 too.
+#include "fp4_weight_blocks.h"
 #include "fp8_chunk_copy.h"
 #include "host_device.h"
 #include "mbarrier.h"
 #include "memory.h"
+#include "mx_e2m1_e4m3_lut.h"
 #include "rebased_sums.h"
 #include "shared_operand_layout.h"
 #include "tile_walk.h"
@@ -52,7 +66,15 @@ struct MxAccumulatorBlock {
     const float (&acc)[1][NJ][4];
 };
 
-template <int TILE_M, int TILE_N>
+// FP4_WEIGHTS: the rebasing table (mx_e2m1_e4m3_lut.h), filled once a workgroup. Nothing without.
+template <bool FP4_WEIGHTS>
+struct MxWsFp4Shared {
+    moetune_u32 fp4_table[2 * kMxE2m1E4m3Shifts];
+};
+template <>
+struct MxWsFp4Shared<false> {};
+
+template <int TILE_M, int TILE_N, bool FP4_WEIGHTS = false>
 struct MxMoeFp8WsGemm {
     static constexpr int kConsumers = mx_ws_consumer_warpgroups(TILE_M, TILE_N);
     static constexpr int kBlocks = TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
@@ -66,8 +88,14 @@ struct MxMoeFp8WsGemm {
     static constexpr int NJ = TILE_N / 8;
     static constexpr int kAccumulators = TILE_N / 2;
     static constexpr int kRowBytes = 128;
-    static constexpr int kStageBytes = (TILE_M + TILE_N) * kRowBytes;
-    static constexpr int kStages = mx_ws_stages(TILE_M, TILE_N);
+    static constexpr int kStageBytes = mx_ws_stage_bytes(TILE_M, TILE_N, FP4_WEIGHTS);
+    static constexpr int kStages = mx_ws_stages(TILE_M, TILE_N, FP4_WEIGHTS);
+    // Where a chunk buffer's weights start (FP4_WEIGHTS: its FP4 blocks), and the bytes the bulk
+    // copies of a chunk's weights bring.
+    static constexpr int kWeightsAt = TILE_M * kRowBytes;
+    static constexpr int kWeightBytes = TILE_N / kMxRebasedBlockRows * (FP4_WEIGHTS ? kMxFp4ChunkBytes : kMxRebasedChunkBytes);
+    static constexpr int kRebasedBytes = TILE_N * kRowBytes;  // one buffer of the rebased ring (FP4_WEIGHTS)
+    static_assert(kMxFp4BlockRows == kMxRebasedBlockRows, "FP4 blocks and rebased blocks of the same rows");
     static_assert(kStages >= 2, "two buffers at least");
     static_assert(kStageBytes % 1024 == 0, "every buffer on the swizzle's 1024-byte period");
     // The producers read the tile's rows from its row table at every chunk: their registers go to the
@@ -84,7 +112,7 @@ struct MxMoeFp8WsGemm {
         kConsumerThreads / 8 * 8;
 
     // What the walk keeps in static shared memory (the stage kernel declares it).
-    struct Shared {
+    struct Shared : MxWsFp4Shared<FP4_WEIGHTS> {
         moetune_u64 full[kStages];   // a buffer's copies have landed (every producer thread arrives, and
                                      // producer 0 once more with the bulk copies' bytes)
         moetune_u64 empty[kStages];  // its products are done (every consumer warp arrives)
@@ -99,9 +127,9 @@ struct MxMoeFp8WsGemm {
     };
 
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
-    // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h); w_base,
-    // their bases; n0, the tile's first weight row. valid false: the tile lies past the sorted rows
-    // (the walk ends).
+    // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h; with
+    // FP4_WEIGHTS its FP4 blocks, fp4_weight_blocks.h); w_base, their bases; n0, the tile's first
+    // weight row. valid false: the tile lies past the sorted rows (the walk ends).
     struct Tile {
         bool valid;
         const int* rows;
@@ -111,9 +139,9 @@ struct MxMoeFp8WsGemm {
     };
 
     // Every thread of the workgroup calls it once; it returns when the walk has ended. act: [rows, K]
-    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (kStages * kStageBytes +
-    // 1024). prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's
-    // rows into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
+    // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (mx_ws_shared_bytes).
+    // prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's rows
+    // into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
     // finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose first row (of
     // the warp's 16) is m0, with the rows of `slot`.
     template <class Prepare, class Finish>
@@ -131,6 +159,9 @@ struct MxMoeFp8WsGemm {
                 mx_mbarrier_init(&sh.ready[slot], kProducerThreads);
                 mx_mbarrier_init(&sh.done[slot], kConsumerThreads / 32);
             }
+        }
+        if constexpr (FP4_WEIGHTS) {
+            if (tid < 2 * kMxE2m1E4m3Shifts) sh.fp4_table[tid] = mx_e2m1_e4m3_table_word(tid / 2, tid % 2);
         }
         __syncthreads();
         if (tid >= kConsumerThreads) {
@@ -186,11 +217,16 @@ private:
                 if (chunk >= kStages) mx_mbarrier_wait(&sh.empty[s], ((chunk / kStages) - 1) & 1);
                 unsigned char* buffer = shared + s * kStageBytes;
                 if (p == 0) {
-                    mx_mbarrier_arrive_expect_bytes(&sh.full[s], TILE_N * kRowBytes);
+                    mx_mbarrier_arrive_expect_bytes(&sh.full[s], kWeightBytes);
 #pragma unroll
-                    for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b)
-                        mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b), kMxRebasedChunkBytes,
-                                     &sh.full[s]);
+                    for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b) {
+                        if constexpr (FP4_WEIGHTS)
+                            mx_bulk_copy(buffer + kWeightsAt + b * kMxFp4ChunkBytes,
+                                         fp4_block_chunk(next, K, b, k128), kMxFp4ChunkBytes, &sh.full[s]);
+                        else
+                            mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b),
+                                         kMxRebasedChunkBytes, &sh.full[s]);
+                    }
                 }
                 src.copy_rows(buffer, k128, p);
                 mx_mbarrier_arrive_on_copies(&sh.full[s]);
@@ -210,7 +246,10 @@ private:
 #pragma unroll
         for (int i = 0; i < kBlocks; ++i)
             act_descriptor[i] = mx_wgmma_descriptor(shared + block_row(warpgroup, i) * kRowBytes);
-        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(shared + TILE_M * kRowBytes);
+        // The weights: the chunk buffer's (plus the buffer's offset), or FP4_WEIGHTS the rebased ring's
+        // first buffer (plus the buffer's).
+        unsigned char* rebased = shared + kStages * kStageBytes;
+        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(FP4_WEIGHTS ? rebased : shared + kWeightsAt);
         int chunk = 0;  // chunks multiplied so far, over all tiles
         for (int t = 0;; ++t) {
             const int slot = t & 1;
@@ -231,8 +270,17 @@ private:
             for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
                 const int s = chunk % kStages;
                 mx_mbarrier_wait(&sh.full[s], (chunk / kStages) & 1);
-                mx_fence_shared_for_async();  // the producers' copies, seen through the barrier, for wgmma
-                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), live);
+                int weight_units = s * (kStageBytes / 16);
+                if constexpr (FP4_WEIGHTS) {
+                    const int r = chunk % kMxWsRebasedBuffers;
+                    rebase_weights(shared + s * kStageBytes + kWeightsAt, rebased + r * kRebasedBytes, sh.fp4_table, tid);
+                    weight_units = r * (kRebasedBytes / 16);
+                }
+                // The producers' copies, seen through the barrier (and FP4_WEIGHTS this thread's rebased
+                // weights), for wgmma.
+                mx_fence_shared_for_async();
+                if constexpr (FP4_WEIGHTS) mx_named_barrier(2, kConsumerThreads);  // every share is rebased
+                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), weight_units, live);
                 mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
                 pin();
                 if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
@@ -257,8 +305,9 @@ private:
 
     // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
     // live 0: the warpgroup's one row block holds padding only (consume); it issues nothing.
-    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int units,
-                             unsigned live) {
+    // act_units / weight_units: the chunk's rows and weights from the descriptors' buffers, in 16 bytes.
+    __device__ void multiply(const moetune_u64 (&act_descriptor)[kBlocks], moetune_u64 weight_descriptor, int act_units,
+                             int weight_units, unsigned live) {
         pin();
         if (live == 0) return;
         mx_wgmma_fence();
@@ -267,7 +316,8 @@ private:
 #pragma unroll
             for (int i = 0; i < kBlocks; ++i)
                 mx_wgmma_e4m3_m64k32<TILE_N>(reinterpret_cast<float(&)[kAccumulators]>(acc_[i][0]),
-                                             act_descriptor[i] + units + 2 * s, weight_descriptor + units + 2 * s);
+                                             act_descriptor[i] + act_units + 2 * s,
+                                             weight_descriptor + weight_units + 2 * s);
         mx_wgmma_commit();
         pin();
     }
@@ -279,6 +329,49 @@ private:
             for (int j = 0; j < NJ; ++j)
 #pragma unroll
                 for (int e = 0; e < 4; ++e) mx_wgmma_pin(acc_[i][0][j][e]);
+    }
+
+    // FP4_WEIGHTS: the FP4 blocks of chunk `k128` of the tile's weight block b (fp4_weight_blocks.h).
+    __device__ static const unsigned char* fp4_block_chunk(const Tile& tile, int K, int b, int k128) {
+        return tile.w + (long long)(tile.n0 + b * kMxFp4BlockRows) * mx_fp4_blocks_row_bytes(K) +
+               (long long)k128 * kMxFp4ChunkBytes;
+    }
+
+    // FP4_WEIGHTS: consumer thread c's share of a chunk's FP4 blocks (`blocks`, in a chunk buffer)
+    // rebased into a buffer of the ring: unit c % 8 (16 elements: 8 bytes of codes, one table row) of
+    // rows c / 8, + kConsumerThreads / 8, ... (a quarter warp reads one row's 64 bytes of codes and
+    // stores its 8 units in 8 bank groups). The loads of kBatch units go out before the first is
+    // converted: each unit is a chain of two shared-memory loads (codes and table row, then the
+    // table's words), which one unit at a time would wait out in turn.
+    __device__ static void rebase_weights(const unsigned char* blocks, unsigned char* out, const moetune_u32* table,
+                                          int c) {
+        constexpr int kRowsApart = kConsumerThreads / 8;
+        constexpr int kUnits = TILE_N / kRowsApart;
+        constexpr int kBatch = kUnits < 8 ? kUnits : 8;
+        static_assert(TILE_N % kRowsApart == 0 && kUnits % kBatch == 0, "whole batches of units a thread");
+        const int u = c % 8;
+#pragma unroll
+        for (int i0 = 0; i0 < kUnits; i0 += kBatch) {
+            uint2 codes[kBatch];
+            int table_row[kBatch];
+#pragma unroll
+            for (int i = 0; i < kBatch; ++i) {
+                const int row = c / 8 + (i0 + i) * kRowsApart;
+                const unsigned char* block = blocks + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
+                const int r = row % kMxFp4BlockRows;
+                codes[i] = *reinterpret_cast<const uint2*>(block + mx_fp4_unit_codes(r, u));
+                table_row[i] = block[mx_fp4_unit_table_row(r, u)];
+            }
+#pragma unroll
+            for (int i = 0; i < kBatch; ++i) {
+                const int row = c / 8 + (i0 + i) * kRowsApart;
+                const uint2 entry = *reinterpret_cast<const uint2*>(table + 2 * table_row[i]);
+                mx_u32x4 e4m3;
+                mx_e2m1x8_to_e4m3(codes[i].x, entry.x, entry.y, e4m3.x, e4m3.y);
+                mx_e2m1x8_to_e4m3(codes[i].y, entry.x, entry.y, e4m3.z, e4m3.w);
+                mx_store16(out + mx_ws_rebased_unit(row, u), e4m3);
+            }
+        }
     }
 
     // This warp is done with what the barrier guards (one arrival a consumer warp).

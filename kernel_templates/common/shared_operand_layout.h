@@ -21,6 +21,7 @@
 // Warpgroup products (WGMMA): both operands K-major in the 128-byte swizzle the wgmma descriptors
 // read (mx_wgmma_unit_offset), in the same pair order; the activations are copied there pre-widened
 // (their wide layout's 16-byte units are these units).
+#include "fp4_weight_blocks.h"
 #include "host_device.h"
 
 // One row's 128-wide K chunk as bf16.
@@ -134,13 +135,35 @@ MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
     return tile_n >= kMxWsWideN ? tile_m / kMxWarpgroupRows : tile_m > 128 ? tile_m / 128 : 1;
 }
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
-// Its stages: as many chunk buffers of the tile's rows and weight rows (128 bytes each) as fit the
-// opt-in shared memory beside 1024 bytes of alignment and kMxWsStaticShared of the stage kernels'
-// row tables and barriers, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128).
+// Its stages: as many chunk buffers as fit the opt-in shared memory beside 1024 bytes of alignment,
+// kMxWsStaticShared of the stage kernels' row tables and barriers and, with FP4 weights, the ring of
+// rebased weights, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4 weights 3 at
+// 128 x 256, 4 at 64 x 256). A chunk buffer holds the tile's rows and weight rows, 128 bytes each;
+// with FP4 weights (moe_fp8_ws_gemm.h, FP4_WEIGHTS) the rows and the weights' FP4 blocks
+// (fp4_weight_blocks.h: half the bytes and a table row a block), on the swizzle's 1024-byte period,
+// and the consumers rebase the blocks into a ring of kMxWsRebasedBuffers e4m3 buffers of the tile's
+// weight rows (three: a consumer writes one while the others' products may still read the two before).
 constexpr int kMxWsStaticShared = 8 * 1024;
-MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n) {
-    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared) / ((tile_m + tile_n) * 128);
+constexpr int kMxWsRebasedBuffers = 3;
+MOETUNE_HD constexpr int mx_ws_stage_bytes(int tile_m, int tile_n, bool fp4_weights) {
+    return fp4_weights ? (tile_m * 128 + tile_n / kMxFp4BlockRows * kMxFp4ChunkBytes + 1023) / 1024 * 1024
+                       : (tile_m + tile_n) * 128;
+}
+MOETUNE_HD constexpr int mx_ws_rebased_ring_bytes(int tile_n, bool fp4_weights) {
+    return fp4_weights ? kMxWsRebasedBuffers * tile_n * 128 : 0;
+}
+MOETUNE_HD constexpr int mx_ws_stages(int tile_m, int tile_n, bool fp4_weights = false) {
+    const int fit = (kMxWgmmaSharedLimit - 1024 - kMxWsStaticShared - mx_ws_rebased_ring_bytes(tile_n, fp4_weights)) /
+                    mx_ws_stage_bytes(tile_m, tile_n, fp4_weights);
     return fit < 8 ? fit : 8;
+}
+// Where a buffer of the rebased ring holds unit u (16 weights) of the tile's weight row `row`: the
+// layout the bulk copies of the rebased weights give the chunk buffers (rebased_weight_layout.h).
+MOETUNE_HD constexpr int mx_ws_rebased_unit(int row, int u) { return row * 128 + (mx_swizzle128_slot(row, u) << 4); }
+// The dynamic shared memory of a _ws kernel: its chunk buffers, the rebased ring, 1024 to align them.
+MOETUNE_HD constexpr int mx_ws_shared_bytes(int tile_m, int tile_n, bool fp4_weights) {
+    return mx_ws_stages(tile_m, tile_n, fp4_weights) * mx_ws_stage_bytes(tile_m, tile_n, fp4_weights) +
+           mx_ws_rebased_ring_bytes(tile_n, fp4_weights) + 1024;
 }
 
 // Swapped WGMMA tiles: the place in the buffer of the tile's 8-row

@@ -6,6 +6,9 @@
 #include <random>
 #include <vector>
 
+#include "common/fp4_weight_blocks.h"
+#include "common/mx_bf16_widen.h"
+#include "common/mx_e2m1_e4m3_lut.h"
 #include "common/mx_rebase.h"
 #include "common/rebased_weight_layout.h"
 #include "common/shared_operand_layout.h"
@@ -146,4 +149,84 @@ TEST_CASE("rebased weight blocks are the buffers' swizzled chunks, every element
                 CHECK((at >= 128LL * K && at < 192LL * K));
             }
     }
+}
+
+// The FP4 blocks (common/fp4_weight_blocks.h) hold every code once, and rebased by table
+// (mx_e2m1x8_to_e4m3, 16 elements a unit as an FP8 loop's producer would) they give the rebased
+// weights' bytes unit for unit, at their swizzled places: the loop that rebases them itself fills
+// its buffers with what the bulk copies of the rebased weights bring.
+TEST_CASE("FP4 weight blocks rebased by table are the rebased weights, unit for unit", "[formats][rebase]") {
+    const ExpertWeightDims dims{2, 64, 384};  // both roles' row orders: gate_up rows are interleaved
+    const int rows = dims.experts * dims.rows, K = dims.cols;
+    const std::vector<float> x = blocks_across_binades(std::size_t(rows) * K, 12, 5);
+    std::vector<uint8_t> packed(x.size() / 2), scales(x.size() / kMxBlock);
+    quantize_mxfp4(x, rows, K, packed, scales);
+    for (WeightRole role : {WeightRole::gate_up, WeightRole::down}) {
+        const std::vector<uint8_t> coded = lay_out_values(WeightLayout::mma_k128, role, dims, packed);
+        const std::vector<uint8_t> laid_scales = lay_out_scales(WeightLayout::mma_k128, role, dims, scales);
+        std::vector<uint8_t> rebased(x.size()), bases(rows);
+        rebase_coded_weights(coded, laid_scales, rows, K, rebased, bases);
+        std::vector<uint8_t> blocks(std::size_t(rows) * std::size_t(mx_fp4_blocks_row_bytes(K))), fp4_bases(rows);
+        fp4_weight_blocks(coded, laid_scales, rows, K, blocks, fp4_bases);
+        CHECK(fp4_bases == bases);
+        int units = 0;
+        for (int r = 0; r < rows; ++r)
+            for (int k = 0; k < K; k += 16) {
+                const uint8_t* code = blocks.data() + mx_fp4_code_offset(K, r, k);
+                const int table_row = blocks[std::size_t(mx_fp4_table_row_offset(K, r, k))];
+                REQUIRE(table_row < kMxE2m1E4m3Shifts);
+                uint32_t out[4];
+                for (int h = 0; h < 2; ++h)
+                    mx_e2m1x8_to_e4m3(mx_e4m3_word(code + 4 * h), mx_e2m1_e4m3_table_word(table_row, 0),
+                                      mx_e2m1_e4m3_table_word(table_row, 1), out[2 * h], out[2 * h + 1]);
+                for (int j = 0; j < 16; ++j) {
+                    INFO("row " << r << ", k " << k + j);
+                    CHECK(uint8_t(out[j / 4] >> (8 * (j % 4))) == rebased[mx_rebased_weight_offset(rows, K, r, k + j)]);
+                }
+                ++units;
+            }
+        CHECK(units == rows * K / 16);
+    }
+}
+
+// Every byte of the FP4 blocks is one pair of codes or one table row, and a block-chunk is
+// contiguous: 4352 bytes a bulk copy.
+TEST_CASE("FP4 weight blocks hold every code and table row once, a block-chunk in one piece", "[formats][rebase]") {
+    const int rows = 128, K = 256;
+    std::vector<int> seen(std::size_t(rows) * std::size_t(mx_fp4_blocks_row_bytes(K)), 0);
+    for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < K; ++k) {
+            const long long chunk = mx_fp4_block_chunk_offset(K, r, k);
+            const long long code = mx_fp4_code_offset(K, r, k), table_row = mx_fp4_table_row_offset(K, r, k);
+            REQUIRE(code >= chunk);
+            REQUIRE(code < chunk + kMxFp4ChunkBytes);
+            REQUIRE(table_row >= chunk);
+            REQUIRE(table_row < chunk + kMxFp4ChunkBytes);
+            if (k % 2 == 0) ++seen[std::size_t(code)];
+            if (k % kMxBlock == 0) ++seen[std::size_t(table_row)];
+        }
+    CHECK(std::count(seen.begin(), seen.end(), 1) == (long long)seen.size());
+}
+
+// What the _f4w consumers read of a staged block-chunk and where they store a rebased unit
+// (moe_fp8_ws_gemm.h, rebase_weights) is where the FP4 blocks keep the unit's codes and table row and
+// where the bulk copies of the rebased weights put its bytes in a chunk buffer (the block-chunk's 8 KB
+// at 8192 b for the tile's block b).
+TEST_CASE("the _f4w consumers read a unit's codes and table row and store its bytes where the layouts keep them",
+          "[formats][rebase]") {
+    const int K = 384, tile_rows = 256;
+    for (int k128 = 0; k128 < K / 128; ++k128)
+        for (int row = 0; row < tile_rows; ++row)
+            for (int u = 0; u < 8; ++u) {
+                const int b = row / kMxFp4BlockRows, r = row % kMxFp4BlockRows, k = 128 * k128 + 16 * u;
+                const long long chunk = mx_fp4_block_chunk_offset(K, row, k);
+                INFO("chunk " << k128 << ", row " << row << ", unit " << u);
+                CHECK(chunk == mx_fp4_block_chunk_offset(K, b * kMxFp4BlockRows, 128 * k128));
+                CHECK(chunk + mx_fp4_unit_codes(r, u) == mx_fp4_code_offset(K, row, k));
+                CHECK(chunk + mx_fp4_unit_table_row(r, u) == mx_fp4_table_row_offset(K, row, k));
+                const long long rebased_chunk = mx_rebased_weight_offset(tile_rows, K, b * kMxRebasedBlockRows, 128 * k128);
+                for (int j = 0; j < 16; ++j)
+                    CHECK(mx_ws_rebased_unit(row, u) + j ==
+                          b * kMxRebasedChunkBytes + mx_rebased_weight_offset(tile_rows, K, row, k + j) - rebased_chunk);
+            }
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/fp4_weight_blocks.h"
 #include "data/error_metrics.h"
 #include "data/moe_sorting.h"
 #include "data/reference_moe.h"
@@ -81,13 +82,23 @@ void raise_scales(std::vector<uint8_t>& scales, int by) {
     for (uint8_t& s : scales) s = uint8_t(s + by);
 }
 
+// Block scales of the weights spread over 14 octaves within every row (offsets -7..6 in turn), so
+// that rebasing to a row's largest scale shifts blocks by 0..13: every row of the FP4 table
+// (mx_e2m1_e4m3_lut.h), the e4m3 subnormals and the bits lost below them.
+void spread_scales(std::vector<uint8_t>& scales) {
+    for (std::size_t i = 0; i < scales.size(); ++i) scales[i] = uint8_t(int(scales[i]) + int(i % 14) - 7);
+}
+
 // Everything of a shape on the host: inputs, the kernel layouts, references. With large_scales the
 // weight scales are 2^9 larger (bytes 128..132, most above 128) and the activation scales 2^16
 // (quantised hidden states have bytes ~120, so ~136, above 134, and the stage-1 outputs more):
-// the values that take the exact widening paths (mx_bf16_widen.h).
+// the values that take the exact widening paths (mx_bf16_widen.h). With spread_weight_scales the
+// weights' scales are spread_scales'.
 struct Problem {
-    Problem(const data::MoeShape& moe, bool large_scales)
-        : shape(moe), weights(make_weights(moe, large_scales)), act(make_acts(moe, large_scales)) {}
+    Problem(const data::MoeShape& moe, bool large_scales, bool spread_weight_scales = false)
+        : shape(moe),
+          weights(make_weights(moe, large_scales, spread_weight_scales)),
+          act(make_acts(moe, large_scales)) {}
 
     data::MoeShape shape;
     data::MoeWeights weights;
@@ -104,7 +115,8 @@ struct Problem {
     Rebased act_interleaved = rebased_of(act, true), act2_interleaved = rebased_of(act2, true);
 
     // What a kernel of config c reads as w and w_scale (kernels::weight_copy): the kernel layout, its
-    // rebased copy (values, bases), or its values in the e4m3 code with the layout's scales.
+    // rebased copy (values, bases), its values in the e4m3 code with the layout's scales, or its FP4
+    // blocks with the rebased copy's bases.
     std::pair<std::vector<uint8_t>, std::vector<uint8_t>> weight_input(const KernelConfig& c) const {
         const formats::WeightRole role = c.stage == kernels::Stage::gate_up ? formats::WeightRole::gate_up
                                                                              : formats::WeightRole::down;
@@ -122,16 +134,26 @@ struct Problem {
             case kernels::WeightCopy::e4m3_coded_fp4:
                 return {formats::lay_out_values(formats::WeightLayout::mma_k128, role, d, logical, formats::e2m1_e4m3_code()),
                         std::move(scales)};
+            case kernels::WeightCopy::fp4_blocks: {
+                const std::size_t rows = size_t(d.experts) * d.rows;
+                Rebased r{std::vector<uint8_t>(rows * size_t(mx_fp4_blocks_row_bytes(d.cols))), std::vector<uint8_t>(rows)};
+                formats::fp4_weight_blocks(layout(logical, role, false), scales, int(rows), d.cols, r.values, r.bases);
+                return {std::move(r.values), std::move(r.bases)};
+            }
         }
         throw std::logic_error("weight_input: unknown weight copy");
     }
 
 private:
-    static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales) {
+    static data::MoeWeights make_weights(const data::MoeShape& moe, bool large_scales, bool spread) {
         data::MoeWeights w = data::make_synthetic_weights(moe, kSeed);
         if (large_scales) {
             raise_scales(w.w1_scale, 9);
             raise_scales(w.w2_scale, 9);
+        }
+        if (spread) {
+            spread_scales(w.w1_scale);
+            spread_scales(w.w2_scale);
         }
         return w;
     }
@@ -154,6 +176,11 @@ private:
 const Problem& problem(bool large_scales = false) {
     static const Problem plain(kShape, false), large(kShape, true);
     return large_scales ? large : plain;
+}
+
+const Problem& spread_scales_problem() {
+    static const Problem p(kShape, false, true);
+    return p;
 }
 
 // DSv4.1-Flash's K and one more chunk (stage 1: 41 chunks), stage 2 3 chunks; built once for every test.
@@ -340,6 +367,13 @@ KernelConfig with_warp_specialisation(KernelConfig c) {
     return c;
 }
 
+// ... reading FP4 weights that its consumers rebase themselves (_f4w).
+KernelConfig with_fp4_weights(KernelConfig c) {
+    c = with_warp_specialisation(c);
+    c.fp4_weights = true;
+    return c;
+}
+
 // Register-fed FP8 warpgroup products (_wgmma without _smem): one warp per 16 weight rows.
 KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
@@ -469,6 +503,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_warp_specialisation(stage1(64, 128, 128, 8, false, true)),
         with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
         with_warp_specialisation(stage1(64, 256, 128, 8, false, false)),
+        with_fp4_weights(stage1(128, 256, 128, 12, false, true)),
+        with_fp4_weights(stage1(64, 256, 128, 8, false, false)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 W1 rows, 2, 4 or 8 chunks in
         // flight (8: more than this K's 4 chunks).
         with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)),
@@ -496,6 +532,8 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
         with_warp_specialisation(stage2(128, 64, 128, 8, false, Stage2Mode::atomic, 256)),
         with_warp_specialisation(stage2(128, 256, 128, 12, false, Stage2Mode::atomic, 0)),
         with_warp_specialisation(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)),
+        with_fp4_weights(stage2(128, 256, 128, 12, false, Stage2Mode::atomic, 0)),
+        with_fp4_weights(stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)),
         // Register-fed FP8 warpgroup products: 16 and 32 rows, 64..256 weight rows, 2, 4 or 8 chunks
         // in flight, both epilogues, a half sort block.
         with_register_fed_warpgroups(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
@@ -520,6 +558,25 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
             const std::vector<float> out = run_stage2(c, p);
             if (!large_scales) CHECK(data::mismatch_fraction(p.ref2, out, 0.02, 0.02) <= 0.001);
             CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
+        }
+    }
+}
+
+// The _f4w kernels rebase their FP4 blocks by table in the SM to what the rebased copy holds, bit for
+// bit, and multiply them as the _ws kernels multiply that copy: the same outputs, bit for bit, also
+// where rows' block scales span 14 octaves (every table row, e4m3 subnormals, bits lost below them).
+TEST_CASE("FP4 weight blocks give the warp-specialised kernels' bits", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    using kernels::Stage2Mode;
+    for (const Problem* p : {&problem(), &spread_scales_problem()}) {
+        for (const KernelConfig& c : {stage1(128, 256, 128, 12, false, false), stage1(64, 256, 128, 8, false, true)}) {
+            INFO(kernels::kernel_name(with_fp4_weights(c)));
+            CHECK(run_stage1(with_fp4_weights(c), 0, *p).values == run_stage1(with_warp_specialisation(c), 0, *p).values);
+        }
+        for (const KernelConfig& c : {stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 0),
+                                      stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)}) {
+            INFO(kernels::kernel_name(with_fp4_weights(c)));
+            CHECK(run_stage2(with_fp4_weights(c), *p) == run_stage2(with_warp_specialisation(c), *p));
         }
     }
 }
@@ -551,6 +608,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
                           // 192 wide (this shape's 768 W1 rows; the small one's 512 are not a multiple)
                           Case{with_warp_specialisation(stage1(128, 192, 128, 8, false, false)), 2.5e-3},
                           Case{with_warp_specialisation(stage1(256, 192, 128, 12, false, false)), 2.5e-3},
+                          Case{with_fp4_weights(stage1(128, 256, 128, 12, false, false)), 2.5e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 128, 512, 8, true, false)), 1.8e-3},
                           Case{with_register_fed_warpgroups(stage1(16, 64, 1024, 4, true, false)), 1.8e-3}}) {
@@ -573,7 +631,7 @@ TEST_CASE("FP8 warpgroup products keep FP32 sums over a long K", "[gpu][kernels]
 // are added in the same order either way, so stage 1 and a reduce stage 2 give the same bits; atomic
 // adds come in another order, so that one is held to the reference. K: 4 chunks (stage 1) and 2
 // (stage 2), and 41 and 3; 2 and 4 chunks ahead. The warp-specialised kernels' producers walk the
-// tiles ahead of their consumers, through a ring of 4 to 8 buffers and two slots of rows.
+// tiles ahead of their consumers, through a ring of 3 to 8 buffers and two slots of rows.
 TEST_CASE("FP8 shared-operand kernels give the same results however many workgroups walk the tiles", "[gpu][kernels]") {
     if (!fp8_warpgroups_here()) return;
     using kernels::Stage2Mode;
@@ -584,7 +642,8 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                                       with_fp8_warpgroups(stage1(256, 128, 128, 16, false, false)),
                                       with_warp_specialisation(stage1(256, 128, 128, 12, false, true)),
                                       with_warp_specialisation(stage1(128, 64, 128, 8, false, false)),
-                                      with_warp_specialisation(stage1(128, 256, 128, 12, false, true))}) {
+                                      with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
+                                      with_fp4_weights(stage1(128, 256, 128, 12, false, true))}) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage1(c, 0, *p).values;
             for (const long long resident : {1LL, 3LL}) {
@@ -592,10 +651,18 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
                 CHECK(run_stage1(c, 0, *p, false, resident).values == one_a_tile);
             }
         }
-        for (const KernelConfig& c : {with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
-                                      with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
-                                      with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
-                                      with_warp_specialisation(stage2(256, 64, 128, 12, false, Stage2Mode::reduce, 0))}) {
+        std::vector<KernelConfig> stage2s = {
+            with_fp8_warpgroups(stage2(64, 64, 128, 4, false, Stage2Mode::reduce, 128)),
+            with_fp8_warpgroups(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+            with_warp_specialisation(stage2(128, 128, 128, 8, false, Stage2Mode::reduce, 0)),
+            with_warp_specialisation(stage2(256, 64, 128, 12, false, Stage2Mode::reduce, 0))};
+        // FP4 weights with fewer chunks a tile (2) than the producers stage ahead (3), so their copies
+        // run into the next tile's; 256 wide only, which the long-K problem's model_dim is not a multiple of.
+        if (p == &problem())
+            for (const KernelConfig& c : {stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 0),
+                                          stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)})
+                stage2s.push_back(with_fp4_weights(c));
+        for (const KernelConfig& c : stage2s) {
             INFO(kernels::kernel_name(c));
             const std::vector<float> one_a_tile = run_stage2(c, *p);
             for (const long long resident : {1LL, 3LL}) {

@@ -43,6 +43,7 @@ TEST_CASE("stage-1 definitions") {
         {"MOETUNE_WARPS_N", "2"},             {"MOETUNE_WARPS_K", "1"},   {"MOETUNE_NONTEMPORAL_WEIGHTS", "1"},
         {"MOETUNE_MMA_PATH", "0"},            {"MOETUNE_FUSED_MXFP8_OUT", "1"},
         {"MOETUNE_SHARED_OPERANDS", "0"},     {"MOETUNE_WGMMA", "0"},   {"MOETUNE_WARP_SPECIALISED", "0"},
+        {"MOETUNE_FP4_WEIGHTS", "0"},
     };
     CHECK(d == expected);
 }

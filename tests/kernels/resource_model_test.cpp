@@ -202,7 +202,7 @@ TEST_CASE("_ws registers track ptxas within the launch's even share") {
 }
 
 // Its ring of chunk buffers (mx_ws_stages): as many (tile_m + tile_n) x 128-byte buffers as fit 227 KB
-// beside 1024 bytes of alignment and 8 KB of static shared memory, at most 8.
+// beside 1024 bytes of alignment and 8 KB of static shared memory (and _f4w's rebased ring), at most 8.
 TEST_CASE("_ws shared memory: the ring of chunk buffers that fits beside the static tables") {
     CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8")) ==
           4 * (128 + 256) * 128 + 1024);
@@ -212,4 +212,10 @@ TEST_CASE("_ws shared memory: the ring of chunk buffers that fits beside the sta
           6 * (128 + 128) * 128 + 1024);
     CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x64x128_smem_wgmma_ws_gui_fp8")) ==
           8 * (128 + 64) * 128 + 1024);
+    // _f4w: chunk buffers of the rows and the FP4 blocks (64 rows of 64 bytes and 4 table rows a
+    // block: 4352 bytes), on 1024-byte boundaries, beside a ring of three rebased 256-row buffers.
+    CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8")) ==
+          3 * (128 * 128 + 4 * 4352) + 3 * 256 * 128 + 1024);
+    CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_smem_wgmma_ws_f4w")) ==
+          4 * (64 * 128 + 4 * 4352) + 3 * 256 * 128 + 1024);
 }

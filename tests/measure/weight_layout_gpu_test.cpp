@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fp4_weight_blocks.h"
 #include "data/synthetic_inputs.h"
 #include "data_gpu/device_moe_data.h"
 #include "formats/weight_layout.h"
@@ -85,7 +86,8 @@ TEST_CASE("the GPU layout refuses dims the layout cannot take", "[gpu][measure][
 }
 
 // The rebased weights of the FP8 warpgroup-product kernels (kernel_templates/weight_rebase.hip) made
-// from the kernel layout on the GPU equal the host's formats::rebase_coded_weights byte for byte.
+// from the kernel layout on the GPU equal the host's formats::rebase_coded_weights byte for byte, and
+// their FP4 blocks formats::fp4_weight_blocks.
 TEST_CASE("rebased weights made on the GPU equal the host's", "[gpu][measure][layout]") {
     const data::MoeShape shape{1, 512, 384, 5, 2};
     const data::MoeWeights logical = data::make_synthetic_weights(shape, 7);
@@ -110,5 +112,16 @@ TEST_CASE("rebased weights made on the GPU equal the host's", "[gpu][measure][la
                      << first_difference(rebased, gpu_rebased.download()));
         CHECK(gpu_bases.download() == bases);
         CHECK(gpu_rebased.download() == rebased);
+
+        // The same weights as FP4 blocks (weight_fp4_blocks, formats::fp4_weight_blocks).
+        std::vector<uint8_t> blocks(std::size_t(t.rows) * std::size_t(mx_fp4_blocks_row_bytes(t.K)));
+        formats::fp4_weight_blocks(t.coded, t.scales, t.rows, t.K, blocks, bases);
+        gpu::DeviceBuffer<uint8_t> gpu_blocks(blocks.size());
+        measure::fp4_weight_blocks_gpu(harness_kernels(), {1, t.rows, t.K}, coded.data(), scales.data(), gpu_blocks.data(),
+                                       gpu_bases.data(), stream);
+        stream.synchronize();
+        INFO("FP4 blocks: first difference at byte " << first_difference(blocks, gpu_blocks.download()));
+        CHECK(gpu_bases.download() == bases);
+        CHECK(gpu_blocks.download() == blocks);
     }
 }

@@ -36,6 +36,7 @@ struct KernelLayoutWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_scale, w2, w2_scale;
     gpu::DeviceBuffer<uint8_t> w1_rebased, w1_base, w2_rebased, w2_base;  // for the plans that read them
     gpu::DeviceBuffer<uint8_t> w1_e4m3_coded, w2_e4m3_coded;              // likewise
+    gpu::DeviceBuffer<uint8_t> w1_fp4_blocks, w2_fp4_blocks;              // likewise (with w1_base, w2_base)
 };
 
 // e4m3_coded: also the values in the e4m3 code (a plan of either arm reads them).
@@ -73,6 +74,20 @@ void add_rebased_weights(KernelLayoutWeights& w, const data::MoeShape& shape, co
                              stream.native(), options);
 }
 
+// The FP4 blocks (about the FP4 weights' bytes) and, unless the rebased copy made them, the bases
+// (the same bytes), made only when a plan of either arm reads them.
+void add_fp4_weight_blocks(KernelLayoutWeights& w, const data::MoeShape& shape, const FusedMoeOptions& options,
+                           const gpu::Stream& stream) {
+    const Fp4WeightBlockBytes bytes = FusedMoe::fp4_weight_block_bytes(shape_key(shape));
+    w.w1_fp4_blocks = gpu::DeviceBuffer<uint8_t>(bytes.w1);
+    w.w2_fp4_blocks = gpu::DeviceBuffer<uint8_t>(bytes.w2);
+    if (w.w1_base.empty()) w.w1_base = gpu::DeviceBuffer<uint8_t>(bytes.w1_base);
+    if (w.w2_base.empty()) w.w2_base = gpu::DeviceBuffer<uint8_t>(bytes.w2_base);
+    FusedMoe::fp4_weight_blocks(shape_key(shape), {w.w1.data(), w.w1_scale.data(), w.w2.data(), w.w2_scale.data()},
+                                {w.w1_fp4_blocks.data(), w.w1_base.data(), w.w2_fp4_blocks.data(), w.w2_base.data()},
+                                stream.native(), options);
+}
+
 }  // namespace
 
 struct ShapeBench::State {
@@ -102,6 +117,8 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     state_->weights = make_weights(shape, settings.seed, options, stream, e4m3_coded);
     if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_rebased_weights(); }))
         add_rebased_weights(state_->weights, shape, options, stream);
+    if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_fp4_weight_blocks(); }))
+        add_fp4_weight_blocks(state_->weights, shape, options, stream);
 }
 
 ShapeBench::~ShapeBench() = default;
@@ -141,6 +158,8 @@ BucketBench ShapeBench::run(int tokens) {
         a.w2_base = st.weights.w2_base.data();
         a.w1_e4m3_coded = st.weights.w1_e4m3_coded.data();
         a.w2_e4m3_coded = st.weights.w2_e4m3_coded.data();
+        a.w1_fp4_blocks = st.weights.w1_fp4_blocks.data();
+        a.w2_fp4_blocks = st.weights.w2_fp4_blocks.data();
         a.out = outs[arm].data();
         return a;
     };

@@ -19,4 +19,10 @@ void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scal
 void rebase_coded_weights(std::span<const uint8_t> coded, std::span<const uint8_t> scales, int rows, int K,
                           std::span<uint8_t> rebased, std::span<uint8_t> bases);
 
+// The same weights as FP4 blocks (common/fp4_weight_blocks.h: rows a multiple of 64, [rows *
+// mx_fp4_blocks_row_bytes(K)] bytes of codes and table rows) and the same bases, which an FP8 loop
+// rebases to rebase_coded_weights' bytes itself (common/mx_e2m1_e4m3_lut.h).
+void fp4_weight_blocks(std::span<const uint8_t> coded, std::span<const uint8_t> scales, int rows, int K,
+                       std::span<uint8_t> blocks, std::span<uint8_t> bases);
+
 }  // namespace moetune::formats

@@ -115,7 +115,13 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
         auto add = [&](int tile_n) {
             twin.tile_n = tile_n;
             twin.warps = mx_ws_warps(c.tile_m, tile_n);
-            if (!config_error(twin) && warp_grid(twin)) out.push_back(twin);
+            if (config_error(twin) || !warp_grid(twin)) return;
+            out.push_back(twin);
+            // The 256-wide tiles (the chosen ones from 1024 tokens) also read FP4 weights and rebase
+            // them themselves (_f4w): half the weight bytes where those stages are DRAM-bound.
+            KernelConfig fp4 = twin;
+            fp4.fp4_weights = true;
+            if (tile_n == kMxWsWideN && !config_error(fp4)) out.push_back(fp4);
         };
         if (c.tile_m >= 128) add(c.tile_n);
         if (c.tile_n == 128) {

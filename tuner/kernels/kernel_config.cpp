@@ -49,6 +49,7 @@ bool reads_interleaved_rows(const KernelConfig& c) { return reads_rebased_rows(c
 
 WeightCopy weight_copy(const KernelConfig& c) {
     if (!reads_rebased_rows(c)) return WeightCopy::coded_fp4;
+    if (c.fp4_weights) return WeightCopy::fp4_blocks;
     return register_fed_wgmma(c) ? WeightCopy::e4m3_coded_fp4 : WeightCopy::rebased_e4m3;
 }
 
@@ -132,6 +133,8 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     } else if (!is_power_of_two(c.warps) || c.warps > kMaxWarps) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     }
+    if (c.fp4_weights && (!c.warp_specialised || mx_ws_stages(c.tile_m, c.tile_n, true) < 2))
+        return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +

@@ -79,6 +79,10 @@ struct KernelConfig {
     // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m, tile_n) (4 a consumer
     // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 and 128 x 256).                token _ws
     bool warp_specialised = false;
+    // _ws only: the weights as FP4 blocks (half the bytes) that the consumer warpgroups rebase to
+    // e4m3 while their products of the chunk before run (kernel_templates/common/fp4_weight_blocks.h,
+    // mx_e2m1_e4m3_lut.h, moe_fp8_ws_gemm.h).                                            token _f4w
+    bool fp4_weights = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
@@ -128,6 +132,8 @@ enum class WeightCopy : int {
                      // shared-operand FP8 _wgmma kernels, which convert nothing
     e4m3_coded_fp4,  // the kernel layout with FP4 in the e4m3 code (mx_e2m1_e4m3_decode), the same
                      // block scales; the register-fed FP8 _wgmma kernels
+    fp4_blocks,      // FP4 in 64-row blocks with each MX block's table row (common/fp4_weight_blocks.h)
+                     // and the rebased copy's bases; the _ws kernels that rebase their weights (fp4_weights)
 };
 WeightCopy weight_copy(const KernelConfig& c);
 

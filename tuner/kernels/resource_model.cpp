@@ -161,8 +161,9 @@ int dynamic_shared_bytes(const KernelConfig& c) {
     // and 1024 to align them (MxMoeFp8RegisterGemm::kSharedBytes).
     if (register_fed_wgmma(c)) return 2 * 8 * c.tile_m * 128 + 1024;
     if (!c.shared_operands) return 0;
-    // Warp-specialised: its ring of chunk buffers (mx_ws_stages), 1024 bytes to align them.
-    if (c.warp_specialised) return mx_ws_stages(c.tile_m, c.tile_n) * (c.tile_m + c.tile_n) * 128 + 1024;
+    // Warp-specialised: the template's own rule (its chunk buffers, with FP4 weights the ring of
+    // rebased weights, and 1024 bytes to align them).
+    if (c.warp_specialised) return mx_ws_shared_bytes(c.tile_m, c.tile_n, c.fp4_weights);
     // The template's own rule for the buffers (MxMoeSharedGemm::kSharedBytes); wgmma: 1024 more to
     // align them to the swizzle's 1024-byte period.
     const int buffer = kMxSharedRowBytes * (c.tile_m + c.tile_n);

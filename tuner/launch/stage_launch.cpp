@@ -44,10 +44,10 @@ void require_wide_input(const StageLaunch& stage, const void* act_wide) {
 }
 
 // What the kernel reads as w and w_scale (kernels::weight_copy): the kernel layout, its rebased copy,
-// or its values in the e4m3 code with the layout's scales.
+// its values in the e4m3 code with the layout's scales, or its FP4 blocks with the rebased bases.
 std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const uint8_t* w, const uint8_t* w_scale,
                                                       const uint8_t* w_rebased, const uint8_t* w_base,
-                                                      const uint8_t* w_e4m3_coded) {
+                                                      const uint8_t* w_e4m3_coded, const uint8_t* w_fp4_blocks) {
     switch (kernels::weight_copy(stage.config)) {
         case kernels::WeightCopy::coded_fp4: return {w, w_scale};
         case kernels::WeightCopy::rebased_e4m3:
@@ -59,6 +59,10 @@ std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage,
                 throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                             " reads weights in the e4m3 code, but none were given");
             return {w_e4m3_coded, w_scale};
+        case kernels::WeightCopy::fp4_blocks:
+            if (!w_fp4_blocks || !w_base)
+                throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads FP4 weight blocks, but none were given");
+            return {w_fp4_blocks, w_base};
     }
     throw std::logic_error("weight_input: unknown weight copy");
 }
@@ -94,7 +98,8 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     const bool fused = stage.config.fused_mxfp8_out;
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
     const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
-    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded);
+    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded,
+                                                  io.w1_fp4_blocks);
     const MoeStage1Args args{in.act,
                              in.act_scale,
                              w1,
@@ -135,7 +140,8 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
     const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
-    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded);
+    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded,
+                                                  io.w2_fp4_blocks);
     const MoeStage2Args args{in.act, in.act_scale, w2, w2_scale, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};

@@ -61,6 +61,8 @@ struct Stage1Buffers {
                                           // [E*2*inter]): read instead when kernels::weight_copy(config) says so
     const uint8_t* w1_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
                                              // w1_scale when kernels::weight_copy(config) says so
+    const uint8_t* w1_fp4_blocks = nullptr;  // the same as FP4 blocks (common/fp4_weight_blocks.h), read
+                                             // with w1_base when kernels::weight_copy(config) says so
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
@@ -90,6 +92,7 @@ struct Stage2Buffers {
     const uint8_t* w2_base = nullptr;     // instead when kernels::weight_copy(config) says so
     const uint8_t* w2_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
                                              // w2_scale when kernels::weight_copy(config) says so
+    const uint8_t* w2_fp4_blocks = nullptr;  // as FP4 blocks, read with w2_base likewise
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
     bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)

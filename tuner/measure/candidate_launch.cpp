@@ -37,6 +37,9 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
                            : nullptr),
       e4m3_coded_(kernels::weight_copy(config) == kernels::WeightCopy::e4m3_coded_fp4
                       ? &weights.e4m3_coded(config.stage, harness_kernels, gpu::Stream::borrow(nullptr))
+                      : nullptr),
+      fp4_blocks_(kernels::weight_copy(config) == kernels::WeightCopy::fp4_blocks
+                      ? &weights.fp4_blocks(harness_kernels, gpu::Stream::borrow(nullptr))
                       : nullptr) {
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(input_of(0));
@@ -102,6 +105,7 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
     const DeviceRebasedWeights* r = rebased_weights_;
+    const DeviceRebasedWeights* bases = r ? r : fp4_blocks_;  // (both copies have them)
     const launch::Stage1Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
@@ -110,8 +114,9 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
                                    .w1 = w.w1.data(),
                                    .w1_scale = w.w1_scale.data(),
                                    .w1_rebased = r ? r->w1.data() : nullptr,
-                                   .w1_base = r ? r->w1_base.data() : nullptr,
+                                   .w1_base = bases ? bases->w1_base.data() : nullptr,
                                    .w1_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
+                                   .w1_fp4_blocks = fp4_blocks_ ? fp4_blocks_->w1.data() : nullptr,
                                    .bf16_out = o.bf16.data(),
                                    .out = o.fp8.data(),
                                    .out_scale = o.fp8_scale.data()};
@@ -123,6 +128,7 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
     const DeviceRebasedWeights* r = rebased_weights_;
+    const DeviceRebasedWeights* bases = r ? r : fp4_blocks_;  // (both copies have them)
     const launch::Stage2Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
@@ -131,8 +137,9 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
                                    .w2 = w.w2.data(),
                                    .w2_scale = w.w2_scale.data(),
                                    .w2_rebased = r ? r->w2.data() : nullptr,
-                                   .w2_base = r ? r->w2_base.data() : nullptr,
+                                   .w2_base = bases ? bases->w2_base.data() : nullptr,
                                    .w2_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
+                                   .w2_fp4_blocks = fp4_blocks_ ? fp4_blocks_->w2.data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
     launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);

@@ -71,6 +71,7 @@ private:
     const data::DeviceSortedRouting& sorted_;
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
+    const DeviceRebasedWeights* fp4_blocks_;        // likewise
     // The stage's input of one copy: MXFP8, or widened or rebased when the kernel reads that.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;

@@ -21,6 +21,8 @@ inline constexpr const char* kRows = "weight_layout_rows<256, false>";
 // weight_rebase.hip: the kernel layout -> rebased weight rows of the FP8 warpgroup-product kernels.
 inline constexpr const char* kRebaseBases = "weight_rebase_bases<256>";
 inline constexpr const char* kRebaseValues = "weight_rebase_values<256>";
+// ... and -> FP4 blocks (common/fp4_weight_blocks.h) of the _ws kernels that rebase them themselves.
+inline constexpr const char* kFp4Blocks = "weight_fp4_blocks<256>";
 // kernels::kReduceThreads threads (reduce_launch_geometry).
 inline constexpr const char* kReduce = "moe_reduce_kernel<256>";
 }  // namespace harness_kernel_names

@@ -21,24 +21,39 @@ bool ShapeWeights::serves(const data::MoeShape& shape, uint64_t seed) const {
            shape.experts == shape_.experts;
 }
 
+namespace {
+
+// The copy in `slot`, made on `stream` by `make` at the first call, which returns when it is complete.
+template <class T, class Make>
+const T& made_once(std::optional<T>& slot, const gpu::Stream& stream, Make make) {
+    if (!slot) {
+        slot.emplace(make());
+        stream.synchronize();
+    }
+    return *slot;
+}
+
+}  // namespace
+
 const DeviceRebasedWeights& ShapeWeights::rebased(const HarnessKernels& harness_kernels,
                                                   const gpu::Stream& stream) const {
-    if (rebased_) return *rebased_;
-    rebased_.emplace(rebase_weights_gpu(harness_kernels, shape_, kernel_layout_, stream));
-    stream.synchronize();
-    return *rebased_;
+    return made_once(rebased_, stream, [&] { return rebase_weights_gpu(harness_kernels, shape_, kernel_layout_, stream); });
+}
+
+const DeviceRebasedWeights& ShapeWeights::fp4_blocks(const HarnessKernels& harness_kernels,
+                                                     const gpu::Stream& stream) const {
+    return made_once(fp4_blocks_, stream,
+                     [&] { return fp4_weight_blocks_gpu(harness_kernels, shape_, kernel_layout_, stream); });
 }
 
 const gpu::DeviceBuffer<uint8_t>& ShapeWeights::e4m3_coded(kernels::Stage stage, const HarnessKernels& harness_kernels,
                                                            const gpu::Stream& stream) const {
     const bool gate_up = stage == kernels::Stage::gate_up;
-    std::optional<gpu::DeviceBuffer<uint8_t>>& coded = e4m3_coded_[gate_up ? 0 : 1];
-    if (coded) return *coded;
     const formats::WeightRole role = gate_up ? formats::WeightRole::gate_up : formats::WeightRole::down;
-    coded.emplace(lay_out_mma_k128_gpu(harness_kernels, role, expert_weight_dims(shape_, role), false,
-                                       gate_up ? logical_.w1 : logical_.w2, stream, formats::e2m1_e4m3_code()));
-    stream.synchronize();
-    return *coded;
+    return made_once(e4m3_coded_[gate_up ? 0 : 1], stream, [&] {
+        return lay_out_mma_k128_gpu(harness_kernels, role, expert_weight_dims(shape_, role), false,
+                                    gate_up ? logical_.w1 : logical_.w2, stream, formats::e2m1_e4m3_code());
+    });
 }
 
 }  // namespace moetune::measure

@@ -31,6 +31,8 @@ public:
     // The kernel layout rebased (weight_rebase_gpu.h), made on `stream` at the first call, which
     // returns when it is complete.
     const DeviceRebasedWeights& rebased(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
+    // The kernel layout as FP4 blocks and their bases (fp4_weight_blocks_gpu), made likewise.
+    const DeviceRebasedWeights& fp4_blocks(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
     // The weights of `stage` (w1 or w2) in the kernel layout and the e4m3 code
     // (kernels::WeightCopy::e4m3_coded_fp4: the register-fed FP8 _wgmma kernels, which read them with
     // the kernel layout's scales), made likewise.
@@ -43,6 +45,7 @@ private:
     data::DeviceMoeWeights logical_;
     data::DeviceMoeWeights kernel_layout_;
     mutable std::optional<DeviceRebasedWeights> rebased_;
+    mutable std::optional<DeviceRebasedWeights> fp4_blocks_;
     mutable std::optional<gpu::DeviceBuffer<uint8_t>> e4m3_coded_[2];  // w1, w2
 };
 

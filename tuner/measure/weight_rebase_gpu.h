@@ -16,6 +16,7 @@
 
 namespace moetune::measure {
 
+// w1 and w2 rebased (or as FP4 blocks) and their bases.
 struct DeviceRebasedWeights {
     gpu::DeviceBuffer<uint8_t> w1, w1_base, w2, w2_base;
 };
@@ -33,5 +34,15 @@ void rebase_weights_gpu(const HarnessKernels& kernels, const formats::ExpertWeig
 // Both tensors of a shape's weights in the kernel layout. Enqueued on `stream`.
 DeviceRebasedWeights rebase_weights_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
                                         const data::DeviceMoeWeights& kernel_layout, const gpu::Stream& stream);
+
+// The same weights as FP4 blocks (kernel_templates/common/fp4_weight_blocks.h:
+// experts*rows * mx_fp4_blocks_row_bytes(cols) bytes of codes and table rows) and the same bases:
+// what the _ws kernels with FP4 weights read (kernels::WeightCopy::fp4_blocks). Byte for byte
+// formats::fp4_weight_blocks.
+std::size_t fp4_blocks_bytes(const formats::ExpertWeightDims& dims);
+void fp4_weight_blocks_gpu(const HarnessKernels& kernels, const formats::ExpertWeightDims& dims, const uint8_t* coded,
+                           const uint8_t* scales, uint8_t* blocks, uint8_t* bases, const gpu::Stream& stream);
+DeviceRebasedWeights fp4_weight_blocks_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                           const data::DeviceMoeWeights& kernel_layout, const gpu::Stream& stream);
 
 }  // namespace moetune::measure

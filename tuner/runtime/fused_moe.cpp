@@ -53,8 +53,30 @@ std::function<void(const std::string&)> log_or_clog(std::function<void(const std
     return [](const std::string& line) { std::clog << line << '\n'; };
 }
 
-void require_buffer(const void* p, const char* what) {
-    if (!p) throw std::invalid_argument(std::string("FusedMoe::run: ") + what + " is null");
+void require_buffer(const void* p, const std::string& what) {
+    if (!p) throw std::invalid_argument("FusedMoe::run: " + what + " is null");
+}
+
+// The copy of stage `stage`'s weights its kernel reads (kernels::weight_copy), which the caller gives
+// besides the kernel layout: w{stage}_rebased and w{stage}_base, w{stage}_e4m3_coded, or
+// w{stage}_fp4_blocks and w{stage}_base.
+void require_weight_copy(const kernels::KernelConfig& c, int stage, const void* rebased, const void* e4m3_coded,
+                         const void* fp4_blocks, const void* base) {
+    const std::string w = "w" + std::to_string(stage), why = " (this bucket's stage " + std::to_string(stage) + " reads ";
+    switch (kernels::weight_copy(c)) {
+        case kernels::WeightCopy::coded_fp4: return;
+        case kernels::WeightCopy::rebased_e4m3:
+            require_buffer(rebased, w + "_rebased" + why + "rebased weights)");
+            require_buffer(base, w + "_base" + why + "rebased weights)");
+            return;
+        case kernels::WeightCopy::e4m3_coded_fp4:
+            require_buffer(e4m3_coded, w + "_e4m3_coded" + why + "the weights in the e4m3 code)");
+            return;
+        case kernels::WeightCopy::fp4_blocks:
+            require_buffer(fp4_blocks, w + "_fp4_blocks" + why + "FP4 weight blocks)");
+            require_buffer(base, w + "_base" + why + "FP4 weight blocks)");
+            return;
+    }
 }
 
 }  // namespace
@@ -148,18 +170,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         throw std::invalid_argument("FusedMoe::run: out must be 16-byte aligned");
 
     const runtime::BucketPlan& p = plans.at(table::padded_m(a.tokens));
-    if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::rebased_e4m3) {
-        require_buffer(a.w1_rebased, "w1_rebased (this bucket's stage 1 reads rebased weights)");
-        require_buffer(a.w1_base, "w1_base (this bucket's stage 1 reads rebased weights)");
-    }
-    if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::rebased_e4m3) {
-        require_buffer(a.w2_rebased, "w2_rebased (this bucket's stage 2 reads rebased weights)");
-        require_buffer(a.w2_base, "w2_base (this bucket's stage 2 reads rebased weights)");
-    }
-    if (kernels::weight_copy(p.configs.stage1) == kernels::WeightCopy::e4m3_coded_fp4)
-        require_buffer(a.w1_e4m3_coded, "w1_e4m3_coded (this bucket's stage 1 reads the weights in the e4m3 code)");
-    if (kernels::weight_copy(p.configs.stage2) == kernels::WeightCopy::e4m3_coded_fp4)
-        require_buffer(a.w2_e4m3_coded, "w2_e4m3_coded (this bucket's stage 2 reads the weights in the e4m3 code)");
+    require_weight_copy(p.configs.stage1, 1, a.w1_rebased, a.w1_e4m3_coded, a.w1_fp4_blocks, a.w1_base);
+    require_weight_copy(p.configs.stage2, 2, a.w2_rebased, a.w2_e4m3_coded, a.w2_fp4_blocks, a.w2_base);
     data::MoeShape shape = planner.problem();
     shape.tokens = a.tokens;
     runtime::Workspace& ws = *workspace;
@@ -201,6 +213,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w1_rebased = static_cast<const uint8_t*>(a.w1_rebased),
                             .w1_base = static_cast<const uint8_t*>(a.w1_base),
                             .w1_e4m3_coded = static_cast<const uint8_t*>(a.w1_e4m3_coded),
+                            .w1_fp4_blocks = static_cast<const uint8_t*>(a.w1_fp4_blocks),
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
@@ -223,6 +236,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
                             .w2_base = static_cast<const uint8_t*>(a.w2_base),
                             .w2_e4m3_coded = static_cast<const uint8_t*>(a.w2_e4m3_coded),
+                            .w2_fp4_blocks = static_cast<const uint8_t*>(a.w2_fp4_blocks),
                             .partial = ws.partials.data(),
                             .out = static_cast<uint16_t*>(a.out),
                             .out_zeroed = atomic,
@@ -251,6 +265,8 @@ bool FusedMoe::Impl::reads(kernels::WeightCopy copy) const {
 bool FusedMoe::reads_rebased_weights() const { return impl_->reads(kernels::WeightCopy::rebased_e4m3); }
 
 bool FusedMoe::reads_e4m3_coded_weights() const { return impl_->reads(kernels::WeightCopy::e4m3_coded_fp4); }
+
+bool FusedMoe::reads_fp4_weight_blocks() const { return impl_->reads(kernels::WeightCopy::fp4_blocks); }
 
 KernelPlan FusedMoe::plan(int tokens) const { return impl_->planner.plan(tokens).plan; }
 

@@ -41,22 +41,47 @@ RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& shape) {
             measure::rebased_tensor_bytes(w2, false), measure::rebased_tensor_bytes(w2, true)};
 }
 
-void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
-                              const RebasedWeightsOut& rebased, void* stream, const FusedMoeOptions& options) {
+namespace {
+
+// Both tensors of the kernel layout through `tensor` (measure::rebase_weights_gpu or
+// fp4_weight_blocks_gpu) into out = {w1, w1_base, w2, w2_base}; `what` names the caller in errors.
+template <class Out, class Tensor>
+void each_tensor(const char* what, const MoeShapeKey& shape, const ExpertWeights& kernel_layout, const Out& out,
+                 void* stream, const FusedMoeOptions& options, Tensor tensor) {
     for (const void* p : std::initializer_list<const void*>{kernel_layout.w1, kernel_layout.w1_scale, kernel_layout.w2,
-                                                            kernel_layout.w2_scale, rebased.w1, rebased.w1_base,
-                                                            rebased.w2, rebased.w2_base})
-        if (!p) throw std::invalid_argument("FusedMoe::rebase_weights: a weight buffer is null");
+                                                            kernel_layout.w2_scale, out.w1, out.w1_base, out.w2,
+                                                            out.w2_base})
+        if (!p) throw std::invalid_argument(std::string(what) + ": a weight buffer is null");
     const rtc::KernelCache cache(runtime::cache_dir(options));
     const measure::HarnessKernels kernels(&cache);
     const gpu::Stream s = gpu::Stream::borrow(stream);
     const auto bytes = [](const void* p) { return static_cast<const uint8_t*>(p); };
-    const auto out = [](void* p) { return static_cast<uint8_t*>(p); };
-    measure::rebase_weights_gpu(kernels, dims(shape, WeightRole::gate_up), bytes(kernel_layout.w1),
-                                bytes(kernel_layout.w1_scale), out(rebased.w1), out(rebased.w1_base), s);
-    measure::rebase_weights_gpu(kernels, dims(shape, WeightRole::down), bytes(kernel_layout.w2),
-                                bytes(kernel_layout.w2_scale), out(rebased.w2), out(rebased.w2_base), s);
-    s.synchronize();  // the rebase kernels' module is unloaded on return
+    const auto to = [](void* p) { return static_cast<uint8_t*>(p); };
+    tensor(kernels, dims(shape, WeightRole::gate_up), bytes(kernel_layout.w1), bytes(kernel_layout.w1_scale), to(out.w1),
+           to(out.w1_base), s);
+    tensor(kernels, dims(shape, WeightRole::down), bytes(kernel_layout.w2), bytes(kernel_layout.w2_scale), to(out.w2),
+           to(out.w2_base), s);
+    s.synchronize();  // the kernels' module is unloaded on return
+}
+
+}  // namespace
+
+void FusedMoe::rebase_weights(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                              const RebasedWeightsOut& rebased, void* stream, const FusedMoeOptions& options) {
+    each_tensor("FusedMoe::rebase_weights", shape, kernel_layout, rebased, stream, options,
+                [](auto&&... args) { measure::rebase_weights_gpu(args...); });
+}
+
+Fp4WeightBlockBytes FusedMoe::fp4_weight_block_bytes(const MoeShapeKey& shape) {
+    const RebasedWeightBytes rebased = rebased_weight_bytes(shape);
+    return {measure::fp4_blocks_bytes(dims(shape, WeightRole::gate_up)), rebased.w1_base,
+            measure::fp4_blocks_bytes(dims(shape, WeightRole::down)), rebased.w2_base};
+}
+
+void FusedMoe::fp4_weight_blocks(const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                                 const Fp4WeightBlocksOut& blocks, void* stream, const FusedMoeOptions& options) {
+    each_tensor("FusedMoe::fp4_weight_blocks", shape, kernel_layout, blocks, stream, options,
+                [](auto&&... args) { measure::fp4_weight_blocks_gpu(args...); });
 }
 
 void FusedMoe::lay_out_weights(const MoeShapeKey& shape, const ExpertWeights& logical,
