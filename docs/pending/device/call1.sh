@@ -1,4 +1,4 @@
-# Device call 1: gates, then the whole MoE main against main + parts 1..PARTS, then where the time goes.
+# Device call 1: gates, then the whole MoE main against main + the parts up to PARTS, then where the time goes.
 #   bash docs/pending/device/prep.sh 4   (on the development machine), then run with carry nothing:
 #   PARTS=4 PRE=old.sh TARGETS="moe_stage_kernels_test runtime_gpu_test data_gpu_test" STEPS=call1.sh bash docs/pending/device/p.sh
 # 1. stream_probe.cu (nvcc): the one-token stage 1's grid streaming its 61 MB with loads only, and through a
@@ -6,8 +6,8 @@
 #    or the grid. 2. Each part's bit-for-bit tests (gates), runtime_gpu_test. 3. If runtime_gpu_test passed:
 #    `moetune bench` at all 15 buckets, main and the parts alternated twice
 #    (scripts/bench_ab.py: both arms' rounds and the medians' difference per bucket),
-#    ncu per kernel at 4096 tokens. 4. With part 1: the 256-wide _ws kernels with and without _f4w at 1024, 2048.
-TB=docs/results/2026-12-04-h200-bulk-weights/dsv41_flash_ep4_a8w4_tuned.csv
+#    ncu per kernel at 4096 tokens.
+TB=docs/results/2026-12-05-h100-f4w/dsv41_flash_ep4_a8w4_tuned.csv
 PARTS=${PARTS:-4}
 gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas but ANDs separate arguments;
           # "No tests ran" counts as a failure. Prints the verdict, returns the rc.
@@ -18,8 +18,6 @@ gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas 
 }
 (nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/stream_probe $D/stream_probe.cu && timeout 30 /tmp/stream_probe) > $OUT/stream_probe.txt 2>&1; stamp "stream probe rc=$?"
 cat $OUT/stream_probe.txt
-F4W=1
-[ $PARTS -ge 1 ] && { gate f4w 90 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits"; F4W=$?; }
 [ $PARTS -ge 2 ] && gate few 120 moe_stage_kernels_test "register-fed stage-1 kernels given the routing write what they write from the sort,register-fed stage-2 kernels on stage 1's bf16 output and the routing give their sorted bits"
 gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU,GPU rebasing of MXFP8 equals the CPU's"
 [ $PARTS -ge 4 ] && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
@@ -34,11 +32,4 @@ if [ $RT = 0 ]; then
   timeout 60 ncu --clock-control none --target-processes all --metrics gpu__time_duration.sum --csv -k 'regex:moe_sort|mxfp8|moetune_moe|moe_reduce' --launch-count 40 \
     $B bench --shapes $S --tuned $TB --tokens 4096 --rounds 1 > $OUT/ncu_new_4096.csv 2>&1; stamp "ncu new 4096 rc=$?"
   python3 $D/ncu_summary.py $OUT/ncu_new_4096.csv
-fi
-if [ $F4W = 0 ]; then
-  for M in 1024 2048; do
-    LEFT=$(( 585 - ($(date +%s) - T0) )); [ $LEFT -gt 60 ] || break
-    timeout $(( LEFT < 150 ? LEFT : 150 )) $B measure --shapes $S --tokens $M --mma fp8 --kernels 'x256x128_.*smem_wgmma_ws' --json $OUT/measure_$M.json > $L/measure_$M.txt 2>&1; stamp "measure $M rc=$?"
-    grep -E "_ws" $L/measure_$M.txt | head -24
-  done
 fi
