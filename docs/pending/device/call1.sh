@@ -20,7 +20,7 @@ gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas 
 cat $OUT/stream_probe.txt
 [ $PARTS -ge 2 ] && gate few 120 moe_stage_kernels_test "register-fed stage-1 kernels given the routing write what they write from the sort,register-fed stage-2 kernels on stage 1's bf16 output and the routing give their sorted bits"
 gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU,GPU rebasing of MXFP8 equals the CPU's"
-[ $PARTS -ge 4 ] && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
+[ $PARTS -ge 3 ] && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
 (cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); RT=$?; stamp "runtime_gpu_test rc=$RT"
 grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
