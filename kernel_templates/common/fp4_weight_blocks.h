@@ -28,18 +28,19 @@ MOETUNE_HD long long mx_fp4_block_chunk_offset(int K, long long row, int k) {
     return (row - row % kMxFp4BlockRows) * mx_fp4_blocks_row_bytes(K) + (long long)(k / 128) * kMxFp4ChunkBytes;
 }
 
-// The byte holding element (row, k)'s code (its low nibble when k is even).
-MOETUNE_HD long long mx_fp4_code_offset(int K, long long row, int k) {
-    return mx_fp4_block_chunk_offset(K, row, k) + (row % kMxFp4BlockRows) * 64 + (k % 128) / 2;
-}
-
 // Within a block-chunk, where unit u (elements 16 u .. 16 u + 15 of the chunk: 8 bytes of codes) of
 // the block's row r (0..63) lies, and its table row: what a loop that rebases a staged block-chunk
-// reads (moe_fp8_ws_gemm.h).
+// reads (moe_fp8_ws_gemm.h), and the element offsets below.
 MOETUNE_HD constexpr int mx_fp4_unit_codes(int r, int u) { return r * 64 + 8 * u; }
 MOETUNE_HD constexpr int mx_fp4_unit_table_row(int r, int u) { return kMxFp4ChunkCodeBytes + r * 4 + u / 2; }
 
+// The byte holding element (row, k)'s code (its low nibble when k is even).
+MOETUNE_HD long long mx_fp4_code_offset(int K, long long row, int k) {
+    return mx_fp4_block_chunk_offset(K, row, k) + mx_fp4_unit_codes(int(row % kMxFp4BlockRows), (k % 128) / 16) +
+           (k % 16) / 2;
+}
+
 // The byte holding the table row of element (row, k)'s MX block.
 MOETUNE_HD long long mx_fp4_table_row_offset(int K, long long row, int k) {
-    return mx_fp4_block_chunk_offset(K, row, k) + kMxFp4ChunkCodeBytes + (row % kMxFp4BlockRows) * 4 + (k % 128) / 32;
+    return mx_fp4_block_chunk_offset(K, row, k) + mx_fp4_unit_table_row(int(row % kMxFp4BlockRows), (k % 128) / 16);
 }

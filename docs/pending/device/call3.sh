@@ -18,14 +18,14 @@ timeout 200 python3 scripts/bench_ab.py --arm table=/tmp/arm_table --arm swept=/
   --json $OUT/ab.json --markdown $L/ab.md -- --shapes $S --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
   --rounds 5 > $L/ab.txt 2>&1; stamp "bench_ab rc=$?"
 cat $L/ab.md
-if [ $(( ${LIMIT:-580} - ($(date +%s) - T0) )) -gt 150 ]; then
+if [ $(left) -gt 150 ]; then
   (cd build-dev && timeout 200 ctest -L gpu -E measure_all_candidates_test -j3 --output-on-failure > $L/ctest.log 2>&1); stamp "ctest -L gpu -E measure_all rc=$?"
   grep -E "tests passed|Test +#|\*\*\*|FAILED|failed|Total" $L/ctest.log | tail -12
   cp $L/ctest.log $OUT/ctest_gpu.log
 fi
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); json.dump([r for r in d["runs"] if r["arm"]=="swept"][-1]["bench"], open(sys.argv[2],"w"), indent=1)' \
   $OUT/ab.json $OUT/bench.json
-LEFT=$(( ${LIMIT:-580} - ($(date +%s) - T0) ))
+LEFT=$(left)
 if [ $LEFT -gt 40 ]; then
   timeout $(( LEFT - 10 )) python3 scripts/peer_torch.py --shapes $S --json $OUT/peer.json > $L/peer.txt 2>&1; stamp "peer rc=$?"
   python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $L/bench.md > $L/plot.txt 2>&1; stamp "plot rc=$?"

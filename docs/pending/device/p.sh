@@ -8,6 +8,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 L=/tmp/logs; rm -rf $L; mkdir -p $L
 trap 'tar czf $OUT/logs.tgz -C $L .' EXIT
 T0=$(date +%s); stamp() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
+left() { echo $(( ${LIMIT:-580} - ($(date +%s) - T0) )); }  # seconds of the call's limit (LIMIT) left
 S=shapes/dsv41_flash_ep4_a8w4.csv; B=build-dev/moetune
 [ -n "${PRE:-}" ] && source $D/$PRE
 [ -f build-dev/build.ninja ] || cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release > $L/cmake.log 2>&1
