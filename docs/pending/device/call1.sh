@@ -7,7 +7,7 @@
 #    `moetune bench` at all 15 buckets, main and the parts alternated twice
 #    (scripts/bench_ab.py: both arms' rounds and the medians' difference per bucket),
 #    ncu per kernel at 4096 tokens.
-TB=docs/results/2026-12-05-h100-f4w/dsv41_flash_ep4_a8w4_tuned.csv
+TB=docs/results/2026-12-05-h200-record/dsv41_flash_ep4_a8w4_tuned.csv
 PARTS=${PARTS:-4}
 gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas but ANDs separate arguments;
           # "No tests ran" counts as a failure. Prints the verdict, returns the rc.
