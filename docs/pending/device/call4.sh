@@ -1,12 +1,24 @@
 # Device call 4: why `_f4w` loses to `_ws` on the H200 (session 41's sweep, stage 1 t128x256: +11 % at 1024 tokens,
 # +23 % at 2048, +39 % at 4096, where the H100 had it 11-22 % faster at 1024-2048). Nsight Compute's full set for
 # both stage-1 kernels at M tokens (default 4096; one launch each, inside `moetune measure --in-process`), the
-# raw CSVs in $OUT/ncu_f4w.tgz and the metrics that tell shared memory, tensor pipes and stalls apart printed.
+# raw CSVs in $OUT/ncu_f4w.tgz and the metrics that tell shared memory, tensor pipes and issue apart printed; then
+# the stall reasons per issued instruction of both (the eight largest printed).
 #   [M=tokens] TARGETS="" STEPS=call4.sh bash docs/pending/device/p.sh
 for K in ws ws_f4w; do
   timeout 60 ncu --clock-control none --set full --csv --page details -k regex:moetune_moe1 -s 2 -c 1 \
     $B measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
     --kernels "t128x256x128_w12_smem_wgmma_${K}_gui_fp8\$" > $L/ncu_${K}_${M:-4096}.csv 2>&1; stamp "ncu $K rc=$?"
+done
+# Where the warps wait (session 41's full set left this out: its details page has no stall breakdown).
+for K in ws ws_f4w; do
+  timeout 60 ncu --clock-control none --csv -k regex:moetune_moe1 -s 2 -c 1 \
+    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
+    $B measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
+    --kernels "t128x256x128_w12_smem_wgmma_${K}_gui_fp8\$" > $L/ncu_stalls_${K}_${M:-4096}.csv 2>&1; stamp "ncu stalls $K rc=$?"
+  python3 -c 'import csv,sys
+rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>12]; h=rows[0]; n=h.index("Metric Name"); v=h.index("Metric Value")
+top=sorted(((float(r[v].replace(",","")),r[n].split("stalled_")[1].split("_per")[0]) for r in rows[1:]),reverse=True)[:8]
+print(sys.argv[1].split("/")[-1], " ".join("%s %.2f"%(k,x) for x,k in top))' $L/ncu_stalls_${K}_${M:-4096}.csv
 done
 tar czf $OUT/ncu_f4w.tgz -C $L $(cd $L && ls ncu_*.csv)
 python3 - $L <<'PY'
