@@ -4,17 +4,16 @@
 # raw CSVs in $OUT/ncu_f4w.tgz and the metrics that tell shared memory, tensor pipes and issue apart printed; then
 # the stall reasons per issued instruction of both (the eight largest printed).
 #   [M=tokens] TARGETS="" STEPS=call4.sh bash docs/pending/device/p.sh
-for K in ws ws_f4w; do
-  timeout 60 ncu --clock-control none --set full --csv --page details -k regex:moetune_moe1 -s 2 -c 1 \
+ncu_stage1() {  # ncu_stage1 K NAME NCU_ARGS...: one launch of stage 1 t128x256 `_K` at M tokens under ncu, into $L/NAME.csv
+  local k=$1 name=$2; shift 2
+  timeout 60 ncu --clock-control none --csv -k regex:moetune_moe1 -s 2 -c 1 "$@" \
     $B measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
-    --kernels "t128x256x128_w12_smem_wgmma_${K}_gui_fp8\$" > $L/ncu_${K}_${M:-4096}.csv 2>&1; stamp "ncu $K rc=$?"
-done
-# Where the warps wait (session 41's full set left this out: its details page has no stall breakdown).
+    --kernels "t128x256x128_w12_smem_wgmma_${k}_gui_fp8\$" > $L/$name.csv 2>&1; stamp "$name rc=$?"
+}
+for K in ws ws_f4w; do ncu_stage1 $K ncu_${K}_${M:-4096} --set full --page details; done
+# Where the warps wait (the full set's details page has no stall breakdown).
 for K in ws ws_f4w; do
-  timeout 60 ncu --clock-control none --csv -k regex:moetune_moe1 -s 2 -c 1 \
-    --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
-    $B measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
-    --kernels "t128x256x128_w12_smem_wgmma_${K}_gui_fp8\$" > $L/ncu_stalls_${K}_${M:-4096}.csv 2>&1; stamp "ncu stalls $K rc=$?"
+  ncu_stage1 $K ncu_stalls_${K}_${M:-4096} --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
   python3 -c 'import csv,sys
 rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>12]; h=rows[0]; n=h.index("Metric Name"); v=h.index("Metric Value")
 top=sorted(((float(r[v].replace(",","")),r[n].split("stalled_")[1].split("_per")[0]) for r in rows[1:]),reverse=True)[:8]
