@@ -1,8 +1,10 @@
-# Sourced by p.sh (PRE=old.sh): builds main, i.e. this tree without the docs/pending parts up to PARTS, into
-# /tmp/old-build in the background, for A/B benches in the same call (wait $OLD_PID before using it).
+# Sourced by p.sh (PRE=old.sh): builds main, i.e. this tree without the docs/pending parts PARTS names (N: up to
+# N; =N: part N alone; parts.sh), into /tmp/old-build in the background, for A/B benches in the same call (wait
+# $OLD_PID before using it).
 (
   rm -rf /tmp/old && mkdir -p /tmp/old && tar cf - --exclude=./build-dev --exclude=./.git . | tar xf - -C /tmp/old &&
-  cd /tmp/old && for p in $(ls -r docs/pending/[1-9]-*.patch); do n=${p##*/}; [ "${n%%-*}" -le "${PARTS:-9}" ] || continue; patch -s -R -p1 < "$p" || exit 1; done &&
+  cd /tmp/old && source docs/pending/device/parts.sh &&
+  for p in $(ls -r docs/pending/[1-9]-*.patch); do wanted "${PARTS:-9}" "$p" || continue; patch -s -R -p1 < "$p" || exit 1; done &&
   { [ -f /tmp/old-build/build.ninja ] || cmake -S /tmp/old -B /tmp/old-build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null; } &&
   ninja -C /tmp/old-build moetune > $L/build-old.log 2>&1; echo "old build rc $?" >> $L/build-old.log
 ) &
