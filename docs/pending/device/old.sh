@@ -4,7 +4,7 @@
 (
   rm -rf /tmp/old && mkdir -p /tmp/old && tar cf - --exclude=./build-dev --exclude=./.git . | tar xf - -C /tmp/old &&
   cd /tmp/old && source docs/pending/device/parts.sh &&
-  for p in $(ls -r docs/pending/[1-9]-*.patch); do wanted "${PARTS:-9}" "$p" || continue; patch -s -R -p1 < "$p" || exit 1; done &&
+  for p in $(ls -r docs/pending/[1-9]-*.patch); do wanted "${PARTS:-9}" "$p" || continue; patch -s -R -p1 --no-backup-if-mismatch < "$p" || exit 1; done &&
   { [ -f /tmp/old-build/build.ninja ] || cmake -S /tmp/old -B /tmp/old-build -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null; } &&
   ninja -C /tmp/old-build moetune > $L/build-old.log 2>&1; echo "old build rc $?" >> $L/build-old.log
 ) &
