@@ -105,7 +105,7 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
     const DeviceRebasedWeights* r = rebased_weights_;
-    const DeviceRebasedWeights* bases = r ? r : fp4_blocks_;  // (both copies have them)
+    const DeviceRebasedWeights* bases = weight_bases();
     const launch::Stage1Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,
@@ -128,7 +128,7 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
     const DeviceRebasedWeights* r = rebased_weights_;
-    const DeviceRebasedWeights* bases = r ? r : fp4_blocks_;  // (both copies have them)
+    const DeviceRebasedWeights* bases = weight_bases();
     const launch::Stage2Buffers io{.act = in.mxfp8->values.data(),
                                    .act_scale = in.mxfp8->scales.data(),
                                    .act_wide = in.wide ? in.wide->data() : nullptr,

@@ -72,6 +72,9 @@ private:
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
     const DeviceRebasedWeights* fp4_blocks_;        // likewise
+    // The copy whose weight bases the kernel reads: the rebased weights' or the FP4 blocks' (both have
+    // them); null when it reads neither.
+    const DeviceRebasedWeights* weight_bases() const { return rebased_weights_ ? rebased_weights_ : fp4_blocks_; }
     // The stage's input of one copy: MXFP8, or widened or rebased when the kernel reads that.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;

@@ -44,10 +44,11 @@ RebasedWeightBytes FusedMoe::rebased_weight_bytes(const MoeShapeKey& shape) {
 namespace {
 
 // Both tensors of the kernel layout through `tensor` (measure::rebase_weights_gpu or
-// fp4_weight_blocks_gpu) into out = {w1, w1_base, w2, w2_base}; `what` names the caller in errors.
-template <class Out, class Tensor>
-void each_tensor(const char* what, const MoeShapeKey& shape, const ExpertWeights& kernel_layout, const Out& out,
-                 void* stream, const FusedMoeOptions& options, Tensor tensor) {
+// fp4_weight_blocks_gpu) into out = {w1, w1_base, w2, w2_base} (Fp4WeightBlocksOut is the same type);
+// `what` names the caller in errors.
+template <class Tensor>
+void each_tensor(const char* what, const MoeShapeKey& shape, const ExpertWeights& kernel_layout,
+                 const RebasedWeightsOut& out, void* stream, const FusedMoeOptions& options, Tensor tensor) {
     for (const void* p : std::initializer_list<const void*>{kernel_layout.w1, kernel_layout.w1_scale, kernel_layout.w2,
                                                             kernel_layout.w2_scale, out.w1, out.w1_base, out.w2,
                                                             out.w2_base})
