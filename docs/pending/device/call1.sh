@@ -1,6 +1,7 @@
 # Device call 1: gates, then the whole MoE main against main + the parts up to PARTS, then where the time goes.
 #   bash docs/pending/device/prep.sh 4   (on the development machine), then run with carry nothing:
 #   PARTS=4 (or =4: part 4 alone, prep.sh =4) PRE=old.sh TARGETS="moe_stage_kernels_test runtime_gpu_test data_gpu_test" STEPS=call1.sh bash docs/pending/device/p.sh
+#   PROBE=0 leaves out step 1, AB=0 the whole-MoE bench and its ncu (for parts whose kernels no table runs).
 # 1. stream_probe.cu (nvcc): the one-token stage 1's grid streaming its 61 MB with loads only, and through a
 #    per-warp ring of bulk copies: whether <= 30 us at one token is a question of the loop, the bytes in flight
 #    or the grid. 2. Each part's bit-for-bit tests (gates), runtime_gpu_test. 3. If runtime_gpu_test passed:
@@ -19,8 +20,10 @@ gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas 
   grep -q "No tests ran" $L/gate_$name.txt && rc=1
   stamp "gate $name rc=$rc"; grep -E "FAILED|with expansion|test cases|passed|failed" $L/gate_$name.txt | head -8; return $rc
 }
-(nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/stream_probe $D/stream_probe.cu && timeout 30 /tmp/stream_probe) > $OUT/stream_probe.txt 2>&1; stamp "stream probe rc=$?"
-cat $OUT/stream_probe.txt
+if [ "${PROBE:-1}" = 1 ]; then
+  (nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/stream_probe $D/stream_probe.cu && timeout 30 /tmp/stream_probe) > $OUT/stream_probe.txt 2>&1; stamp "stream probe rc=$?"
+  cat $OUT/stream_probe.txt
+fi
 part 2 && gate few 120 moe_stage_kernels_test "register-fed stage-1 kernels given the routing write what they write from the sort,register-fed stage-2 kernels on stage 1's bf16 output and the routing give their sorted bits"
 gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU,GPU rebasing of MXFP8 equals the CPU's"
 part 3 && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
@@ -30,19 +33,21 @@ grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
 TOK=1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384
 if [ $RT = 0 ]; then
-  timeout 320 python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm parts=$B --rounds 2 --json $OUT/ab.json \
-    --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $TOK --rounds 5 > $L/ab.txt 2>&1; stamp "bench_ab rc=$?"
-  cat $OUT/ab.md
-  timeout 60 ncu --clock-control none --target-processes all --metrics gpu__time_duration.sum --csv -k 'regex:moe_sort|mxfp8|moetune_moe|moe_reduce' --launch-count 40 \
-    $B bench --shapes $S --tuned $TB --tokens 4096 --rounds 1 > $OUT/ncu_new_4096.csv 2>&1; stamp "ncu new 4096 rc=$?"
-  python3 $D/ncu_summary.py $OUT/ncu_new_4096.csv
+  if [ "${AB:-1}" = 1 ]; then
+    timeout 320 python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm parts=$B --rounds 2 --json $OUT/ab.json \
+      --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $TOK --rounds 5 > $L/ab.txt 2>&1; stamp "bench_ab rc=$?"
+    cat $OUT/ab.md
+    timeout 60 ncu --clock-control none --target-processes all --metrics gpu__time_duration.sum --csv -k 'regex:moe_sort|mxfp8|moetune_moe|moe_reduce' --launch-count 40 \
+      $B bench --shapes $S --tuned $TB --tokens 4096 --rounds 1 > $OUT/ncu_new_4096.csv 2>&1; stamp "ncu new 4096 rc=$?"
+    python3 $D/ncu_summary.py $OUT/ncu_new_4096.csv
+  fi
   if part 4; then  # the tables of record run no _f4w kernel: the kernels themselves, main's build and this one in turn
-    for M in 1024 2048 4096; do
+    for m in 1024 2048 4096; do
       for arm in old new; do
         bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
-        timeout 90 $bin measure --shapes $S --tokens $M --mma fp8 \
-          --kernels 't128x256x128_(atomic_)?w12_smem_wgmma_ws(_f4w)?(_gui_fp8)?$' > $L/measure_${arm}_$M.txt 2>&1
-        stamp "measure $arm $M rc=$?"; grep moetune_moe $L/measure_${arm}_$M.txt
+        timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 \
+          --kernels 't128x256x128_(atomic_)?w12_smem_wgmma_ws(_f4w)?(_gui_fp8)?$' > $L/measure_${arm}_$m.txt 2>&1
+        stamp "measure $arm $m rc=$?"; grep moetune_moe $L/measure_${arm}_$m.txt
       done
     done
   fi

@@ -2,22 +2,27 @@
 # +23 % at 2048, +39 % at 4096, where the H100 had it 11-22 % faster at 1024-2048). Nsight Compute's full set for
 # both stage-1 kernels at M tokens (default 4096; one launch each, inside `moetune measure --in-process`), the
 # raw CSVs in $OUT/ncu_f4w.tgz and the metrics that tell shared memory, tensor pipes and issue apart printed; then
-# the stall reasons per issued instruction of both (the eight largest printed).
-#   [M=tokens] TARGETS="" STEPS=call4.sh bash docs/pending/device/p.sh
-ncu_stage1() {  # ncu_stage1 K NAME NCU_ARGS...: one launch of stage 1 t128x256 `_K` at M tokens under ncu, into $L/NAME.csv
-  local k=$1 name=$2; shift 2
+# the stall reasons per issued instruction of both (the eight largest printed). ARMS="old new" does the same for
+# main's build beside this tree's (after call1.sh with PRE=old.sh, which built it into /tmp/old-build).
+#   [M=tokens] [ARMS="old new"] TARGETS="" STEPS=call4.sh bash docs/pending/device/p.sh
+ncu_stage1() {  # ncu_stage1 BIN K NAME NCU_ARGS...: one launch of stage 1 t128x256 `_K` at M tokens under ncu, into $L/NAME.csv
+  local bin=$1 k=$2 name=$3; shift 3
   timeout 60 ncu --clock-control none --csv -k regex:moetune_moe1 -s 2 -c 1 "$@" \
-    $B measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
+    $bin measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
     --kernels "t128x256x128_w12_smem_wgmma_${k}_gui_fp8\$" > $L/$name.csv 2>&1; stamp "$name rc=$?"
 }
-for K in ws ws_f4w; do ncu_stage1 $K ncu_${K}_${M:-4096} --set full --page details; done
-# Where the warps wait (the full set's details page has no stall breakdown).
-for K in ws ws_f4w; do
-  ncu_stage1 $K ncu_stalls_${K}_${M:-4096} --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
-  python3 -c 'import csv,sys
+for arm in ${ARMS:-new}; do
+  bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
+  for K in ws ws_f4w; do ncu_stage1 $bin $K ncu_${arm}_${K}_${M:-4096} --set full --page details; done
+  # Where the warps wait (the full set's details page has no stall breakdown).
+  for K in ws ws_f4w; do
+    name=ncu_stalls_${arm}_${K}_${M:-4096}
+    ncu_stage1 $bin $K $name --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+    python3 -c 'import csv,sys
 rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>12]; h=rows[0]; n=h.index("Metric Name"); v=h.index("Metric Value")
 top=sorted(((float(r[v].replace(",","")),r[n].split("stalled_")[1].split("_per")[0]) for r in rows[1:]),reverse=True)[:8]
-print(sys.argv[1].split("/")[-1], " ".join("%s %.2f"%(k,x) for x,k in top))' $L/ncu_stalls_${K}_${M:-4096}.csv
+print(sys.argv[1].split("/")[-1], " ".join("%s %.2f"%(k,x) for x,k in top))' $L/$name.csv
+  done
 done
 tar czf $OUT/ncu_f4w.tgz -C $L $(cd $L && ls ncu_*.csv)
 python3 - $L <<'PY'
