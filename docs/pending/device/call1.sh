@@ -27,7 +27,7 @@ fi
 part 2 && gate few 120 moe_stage_kernels_test "register-fed stage-1 kernels given the routing write what they write from the sort,register-fed stage-2 kernels on stage 1's bf16 output and the routing give their sorted bits"
 gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU,GPU rebasing of MXFP8 equals the CPU's"
 part 3 && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
-part 4 && gate f4w 120 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits"
+{ part 4 || part 5; } && gate f4w 120 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits"
 (cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); RT=$?; stamp "runtime_gpu_test rc=$RT"
 grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
@@ -41,7 +41,7 @@ if [ $RT = 0 ]; then
       $B bench --shapes $S --tuned $TB --tokens 4096 --rounds 1 > $OUT/ncu_new_4096.csv 2>&1; stamp "ncu new 4096 rc=$?"
     python3 $D/ncu_summary.py $OUT/ncu_new_4096.csv
   fi
-  if part 4; then  # the tables of record run no _f4w kernel: the kernels themselves, main's build and this one in turn
+  if part 4 || part 5; then  # the tables of record run no _f4w kernel: the kernels themselves, main's build and this one in turn
     for m in 1024 2048 4096; do
       for arm in old new; do
         bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
