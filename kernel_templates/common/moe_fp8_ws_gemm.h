@@ -32,11 +32,17 @@
 // 64-row blocks) in the chunk buffers beside the rows, one bulk copy a block, and the consumers rebase
 // them to the e4m3 bytes of the rebased copy (mx_e2m1_e4m3_lut.h) into a ring of
 // kMxWsRebasedBuffers weight buffers, while their products of the chunk before run: every consumer
-// thread rebases its share of the chunk's weight rows, fences them for the tensor cores and meets
-// the other consumers at one named barrier a chunk, then the chunk's products go out. Three buffers,
-// so that one barrier a chunk suffices: a consumer that passed chunk c - 1's barrier writes chunk c's
-// buffer, which chunk c - 3's products read, and every consumer warpgroup saw those done (wait_group
-// 1 after issuing chunk c - 2) before it arrived there. Why: at 1024-2048 tokens the stages read the
+// thread rebases its share of the chunk's weight rows, fences them for the tensor cores, waits for
+// the chunk before's products (wait_group 0), gives that chunk's buffer back and meets the other
+// consumers at one named barrier a chunk, then the chunk's products go out. Two buffers suffice with
+// one barrier a chunk: a consumer that passed chunk c - 1's barrier writes chunk c's buffer, which
+// chunk c - 2's products read, and every consumer warpgroup saw those done before it arrived there.
+// The products of a chunk wait for the rebase of the next rather than running back to back, which
+// costs nothing where the rebase is the longer of the two (it is: docs/kernel-design.md, session 42),
+// and the ring's third buffer (32 KB at 256 wide) became a fourth chunk buffer at 128 x 256 (sixth at
+// 64 x 256): while a chunk is rebased and the one before multiplied, two chunks' copies are in flight
+// rather than one (session 42's PC sampling: a fifth of the consumers' time went waiting for them,
+// with three). Why: at 1024-2048 tokens the stages read the
 // rebased e4m3 weights at ~90 % of the DRAM's bandwidth (docs/kernel-design.md, session 33). The
 // producers rebasing them instead (session 36) were 2-3x slower: one warpgroup's table lookups, a
 // chain of shared-memory loads per 16 weights, set the pace of every chunk.
@@ -270,20 +276,27 @@ private:
             for (int k128 = 0; k128 < chunks; ++k128, ++chunk) {
                 const int s = chunk % kStages;
                 mx_mbarrier_wait(&sh.full[s], (chunk / kStages) & 1);
-                int weight_units = s * (kStageBytes / 16);
                 if constexpr (FP4_WEIGHTS) {
                     const int r = chunk % kMxWsRebasedBuffers;
                     rebase_weights(shared + s * kStageBytes + kWeightsAt, rebased + r * kRebasedBytes, sh.fp4_table, tid);
-                    weight_units = r * (kRebasedBytes / 16);
+                    // The producers' copies, seen through the barrier, and this thread's rebased weights,
+                    // for wgmma.
+                    mx_fence_shared_for_async();
+                    // The chunk before's products are done (they ran beside the rebase): its buffer goes
+                    // back, and once every consumer is past the barrier no product reads the rebased
+                    // buffer the next chunk writes.
+                    mx_wgmma_wait_all();
+                    pin();
+                    if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
+                    mx_named_barrier(2, kConsumerThreads);  // every share is rebased
+                    multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), r * (kRebasedBytes / 16), live);
+                } else {
+                    mx_fence_shared_for_async();  // the producers' copies, seen through the barrier, for wgmma
+                    multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), s * (kStageBytes / 16), live);
+                    mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
+                    pin();
+                    if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
                 }
-                // The producers' copies, seen through the barrier (and FP4_WEIGHTS this thread's rebased
-                // weights), for wgmma.
-                mx_fence_shared_for_async();
-                if constexpr (FP4_WEIGHTS) mx_named_barrier(2, kConsumerThreads);  // every share is rebased
-                multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), weight_units, live);
-                mx_wgmma_wait_one();  // the chunk before's products are done: its buffer goes back
-                pin();
-                if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
             }
             mx_wgmma_wait_all();
             pin();

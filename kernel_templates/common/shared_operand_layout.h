@@ -137,14 +137,14 @@ MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
 // Its stages: as many chunk buffers as fit the opt-in shared memory beside 1024 bytes of alignment,
 // kMxWsStaticShared of the stage kernels' row tables and barriers and, with FP4 weights, the ring of
-// rebased weights, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4 weights 3 at
-// 128 x 256, 4 at 64 x 256). A chunk buffer holds the tile's rows and weight rows, 128 bytes each;
+// rebased weights, at most 8 (4 at 256 x 128 and 128 x 256, 6 at 128 x 128; with FP4 weights 4 at
+// 128 x 256, 6 at 64 x 256). A chunk buffer holds the tile's rows and weight rows, 128 bytes each;
 // with FP4 weights (moe_fp8_ws_gemm.h, FP4_WEIGHTS) the rows and the weights' FP4 blocks
 // (fp4_weight_blocks.h: half the bytes and a table row a block), on the swizzle's 1024-byte period,
 // and the consumers rebase the blocks into a ring of kMxWsRebasedBuffers e4m3 buffers of the tile's
-// weight rows (three: a consumer writes one while the others' products may still read the two before).
+// weight rows (two: a consumer writes one while the others' products may still read the other).
 constexpr int kMxWsStaticShared = 8 * 1024;
-constexpr int kMxWsRebasedBuffers = 3;
+constexpr int kMxWsRebasedBuffers = 2;
 MOETUNE_HD constexpr int mx_ws_stage_bytes(int tile_m, int tile_n, bool fp4_weights) {
     return fp4_weights ? (tile_m * 128 + tile_n / kMxFp4BlockRows * kMxFp4ChunkBytes + 1023) / 1024 * 1024
                        : (tile_m + tile_n) * 128;

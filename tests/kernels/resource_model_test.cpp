@@ -213,9 +213,9 @@ TEST_CASE("_ws shared memory: the ring of chunk buffers that fits beside the sta
     CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x64x128_smem_wgmma_ws_gui_fp8")) ==
           8 * (128 + 64) * 128 + 1024);
     // _f4w: chunk buffers of the rows and the FP4 blocks (64 rows of 64 bytes and 4 table rows a
-    // block: 4352 bytes), on 1024-byte boundaries, beside a ring of three rebased 256-row buffers.
+    // block: 4352 bytes), on 1024-byte boundaries, beside a ring of two rebased 256-row buffers.
     CHECK(dynamic_shared_bytes(parse("moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8")) ==
-          3 * (128 * 128 + 4 * 4352) + 3 * 256 * 128 + 1024);
+          4 * (128 * 128 + 4 * 4352) + 2 * 256 * 128 + 1024);
     CHECK(dynamic_shared_bytes(parse("moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_smem_wgmma_ws_f4w")) ==
-          4 * (64 * 128 + 4 * 4352) + 3 * 256 * 128 + 1024);
+          6 * (64 * 128 + 4 * 4352) + 2 * 256 * 128 + 1024);
 }
