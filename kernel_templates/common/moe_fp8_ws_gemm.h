@@ -41,8 +41,8 @@
 // costs nothing where the rebase is the longer of the two (it is: docs/kernel-design.md, session 42),
 // and the ring's third buffer (32 KB at 256 wide) became a fourth chunk buffer at 128 x 256 (sixth at
 // 64 x 256): while a chunk is rebased and the one before multiplied, two chunks' copies are in flight
-// rather than one (session 42's PC sampling: a fifth of the consumers' time went waiting for them,
-// with three). Why: at 1024-2048 tokens the stages read the
+// rather than one (session 42's PC sampling: with three, a quarter of the consumers' chunk loop went
+// waiting for them). Why: at 1024-2048 tokens the stages read the
 // rebased e4m3 weights at ~90 % of the DRAM's bandwidth (docs/kernel-design.md, session 33). The
 // producers rebasing them instead (session 36) were 2-3x slower: one warpgroup's table lookups, a
 // chain of shared-memory loads per 16 weights, set the pace of every chunk.
