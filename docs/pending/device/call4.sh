@@ -5,19 +5,14 @@
 # the stall reasons per issued instruction of both (the eight largest printed). ARMS="old new" does the same for
 # main's build beside this tree's (after call1.sh with PRE=old.sh, which built it into /tmp/old-build).
 #   [M=tokens] [ARMS="old new"] TARGETS="" STEPS=call4.sh bash docs/pending/device/p.sh
-ncu_stage1() {  # ncu_stage1 BIN K NAME NCU_ARGS...: one launch of stage 1 t128x256 `_K` at M tokens under ncu, into $L/NAME.csv
-  local bin=$1 k=$2 name=$3; shift 3
-  timeout 60 ncu --clock-control none --csv -k regex:moetune_moe1 -s 2 -c 1 "$@" \
-    $bin measure --in-process --shapes $S --tokens ${M:-4096} --stage 1 --mma fp8 \
-    --kernels "t128x256x128_w12_smem_wgmma_${k}_gui_fp8\$" > $L/$name.csv 2>&1; stamp "$name rc=$?"
-}
+source $D/ncu_stage1.sh
 for arm in ${ARMS:-new}; do
   bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
-  for K in ws ws_f4w; do ncu_stage1 $bin $K ncu_${arm}_${K}_${M:-4096} --set full --page details; done
+  for K in ws ws_f4w; do ncu_stage1 $bin $K $L/ncu_${arm}_${K}_${M:-4096}.csv --csv --set full --page details; done
   # Where the warps wait (the full set's details page has no stall breakdown).
   for K in ws ws_f4w; do
     name=ncu_stalls_${arm}_${K}_${M:-4096}
-    ncu_stage1 $bin $K $name --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
+    ncu_stage1 $bin $K $L/$name.csv --csv --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio'
     python3 -c 'import csv,sys
 rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>12]; h=rows[0]; n=h.index("Metric Name"); v=h.index("Metric Value")
 top=sorted(((float(r[v].replace(",","")),r[n].split("stalled_")[1].split("_per")[0]) for r in rows[1:]),reverse=True)[:8]

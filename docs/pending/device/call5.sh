@@ -4,10 +4,10 @@
 # and the report itself, in $OUT/source_<K>_<M>.tgz. call4.sh gives the kernel-wide averages, which mix the
 # producer warpgroup's waits with the consumers'.
 #   [M=tokens] [K=ws_f4w] TARGETS="" STEPS=call5.sh bash docs/pending/device/p.sh
-src=source_${K:-ws_f4w}_${M:-1024}
-timeout 90 ncu --clock-control none -k regex:moetune_moe1 -s 2 -c 1 --section SourceCounters --section WarpStateStats \
-  -f -o $L/$src $B measure --in-process --shapes $S --tokens ${M:-1024} --stage 1 --mma fp8 \
-  --kernels "t128x256x128_w12_smem_wgmma_${K:-ws_f4w}_gui_fp8\$" > $L/$src.log 2>&1; stamp "$src ncu rc=$?"
+m=${M:-1024}
+src=source_${K:-ws_f4w}_$m
+source $D/ncu_stage1.sh
+M=$m ncu_stage1 $B ${K:-ws_f4w} $L/$src.log --section SourceCounters --section WarpStateStats -f -o $L/$src
 ncu -i $L/$src.ncu-rep --page source --csv --print-source sass > $L/$src.csv 2>&1; stamp "$src source page rc=$?"
 tar czf $OUT/$src.tgz -C $L $src.ncu-rep $src.csv $src.log
 head -c 600 $L/$src.csv; echo
