@@ -50,7 +50,8 @@ __global__ void __launch_bounds__(THREADS)
 
 // The same weights as FP4 blocks (common/fp4_weight_blocks.h), which the warp-specialised FP8 loop
 // rebases itself (FP4_WEIGHTS): one thread per 16-byte fragment vector as above, each of its four
-// words' 8 codes stored as 4 bytes in element order, and the lane of t = 0 storing the table row
+// words' 8 codes stored as 4 bytes in element order with their signs split (mx_e2m1x8_split_signs),
+// and the lane of t = 0 storing the table row
 // of each of the vector's four MX blocks (mx_e2m1_e4m3_shift_row against `bases`, which
 // weight_rebase_bases writes). Byte for byte formats::fp4_weight_blocks.
 template <int THREADS>
@@ -70,7 +71,7 @@ __global__ void __launch_bounds__(THREADS)
             const int k0 = 128 * k128 + 32 * kb + 8 * t;
             moetune_u32 plain = 0;
             for (int j = 0; j < 8; ++j) plain |= moetune_u32(mx_e2m1_coded_element(words[kb], j)) << (4 * j);
-            *reinterpret_cast<moetune_u32*>(blocks + mx_fp4_code_offset(K, row, k0)) = plain;
+            *reinterpret_cast<moetune_u32*>(blocks + mx_fp4_code_offset(K, row, k0)) = mx_e2m1x8_split_signs(plain);
             if (t == 0)
                 blocks[mx_fp4_table_row_offset(K, row, k0)] =
                     (unsigned char)mx_e2m1_e4m3_shift_row(scales[row * k32_count + k0 / 32], bases[row]);

@@ -5,7 +5,8 @@
 // 64, K of 128) lies in blocks of 64 consecutive rows, and within a block chunk after chunk of 128 K;
 // each block-chunk is
 //   - the 64 rows' e2m1 codes, 64 bytes a row (AITER's packing: element k in the low nibble of byte
-//     k / 2 when k is even), 4096 bytes, then
+//     k / 2 when k is even, but each word of 8 codes with its sign bits moved among the nibbles'
+//     bit 3s, mx_e2m1x8_split_signs in mx_e2m1_e4m3_lut.h), 4096 bytes, then
 //   - each row's four table rows (mx_e2m1_e4m3_shift_row of the row's base and the scale of each of
 //     its four MX blocks in the chunk), a byte each, 256 bytes:
 // 4352 bytes that one bulk copy moves. A row's base (one e8m0, the largest of its block scales, as
@@ -34,7 +35,8 @@ MOETUNE_HD long long mx_fp4_block_chunk_offset(int K, long long row, int k) {
 MOETUNE_HD constexpr int mx_fp4_unit_codes(int r, int u) { return r * 64 + 8 * u; }
 MOETUNE_HD constexpr int mx_fp4_unit_table_row(int r, int u) { return kMxFp4ChunkCodeBytes + r * 4 + u / 2; }
 
-// The byte holding element (row, k)'s code (its low nibble when k is even).
+// The byte holding element (row, k)'s code (its low nibble when k is even; its sign bit elsewhere
+// in the word of 8 from element k - k % 8 when the signs are split).
 MOETUNE_HD long long mx_fp4_code_offset(int K, long long row, int k) {
     return mx_fp4_block_chunk_offset(K, row, k) + mx_fp4_unit_codes(int(row % kMxFp4BlockRows), (k % 128) / 16) +
            (k % 16) / 2;

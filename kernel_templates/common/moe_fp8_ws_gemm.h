@@ -287,7 +287,7 @@ private:
                     // buffer the next chunk writes.
                     mx_wgmma_wait_all();
                     pin();
-                    if (k128 > 0) release(sh.empty[(chunk - 1) % kStages]);
+                    if (k128 > 0) release(sh.empty[unsigned(chunk - 1) % kStages]);  // unsigned: no sign fix-up
                     mx_named_barrier(2, kConsumerThreads);  // every share is rebased
                     multiply(act_descriptor, weight_descriptor, s * (kStageBytes / 16), r * (kRebasedBytes / 16), live);
                 } else {
@@ -355,29 +355,33 @@ private:
     // rows c / 8, + kConsumerThreads / 8, ... (a quarter warp reads one row's 64 bytes of codes and
     // stores its 8 units in 8 bank groups). The loads of kBatch units go out before the first is
     // converted: each unit is a chain of two shared-memory loads (codes and table row, then the
-    // table's words), which one unit at a time would wait out in turn.
+    // table's words), which one unit at a time would wait out in turn. A thread's rows lie a whole
+    // number of times kRowsApart from its first, which divides a block's 64 rows: unit i's block and
+    // row in it are (first row) + i kRowsApart split at compile time, so every address is the thread's
+    // first one plus a constant (computed from the row, ptxas redid a multiply and two adds a unit).
     __device__ static void rebase_weights(const unsigned char* blocks, unsigned char* out, const moetune_u32* table,
                                           int c) {
         constexpr int kRowsApart = kConsumerThreads / 8;
         constexpr int kUnits = TILE_N / kRowsApart;
         constexpr int kBatch = kUnits < 8 ? kUnits : 8;
         static_assert(TILE_N % kRowsApart == 0 && kUnits % kBatch == 0, "whole batches of units a thread");
-        const int u = c % 8;
+        static_assert(kMxFp4BlockRows % kRowsApart == 0, "a thread's rows keep their place in a block");
+        const int u = c % 8, first_row = c / 8 % kRowsApart;  // c < kConsumerThreads: first_row = c / 8
 #pragma unroll
         for (int i0 = 0; i0 < kUnits; i0 += kBatch) {
             uint2 codes[kBatch];
             int table_row[kBatch];
 #pragma unroll
             for (int i = 0; i < kBatch; ++i) {
-                const int row = c / 8 + (i0 + i) * kRowsApart;
-                const unsigned char* block = blocks + (row / kMxFp4BlockRows) * kMxFp4ChunkBytes;
-                const int r = row % kMxFp4BlockRows;
+                const int apart = (i0 + i) * kRowsApart;  // a constant: rows from the thread's first
+                const unsigned char* block = blocks + apart / kMxFp4BlockRows * kMxFp4ChunkBytes;
+                const int r = first_row + apart % kMxFp4BlockRows;
                 codes[i] = *reinterpret_cast<const uint2*>(block + mx_fp4_unit_codes(r, u));
                 table_row[i] = block[mx_fp4_unit_table_row(r, u)];
             }
 #pragma unroll
             for (int i = 0; i < kBatch; ++i) {
-                const int row = c / 8 + (i0 + i) * kRowsApart;
+                const int row = first_row + (i0 + i) * kRowsApart;
                 const uint2 entry = *reinterpret_cast<const uint2*>(table + 2 * table_row[i]);
                 mx_u32x4 e4m3;
                 mx_e2m1x8_to_e4m3(codes[i].x, entry.x, entry.y, e4m3.x, e4m3.y);

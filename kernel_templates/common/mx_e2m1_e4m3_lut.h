@@ -6,10 +6,12 @@
 // s <= b. It depends on the code's magnitude (3 bits), its sign and the block's shift b - s only,
 // and on the shift only up to 13: at 2^-13 the largest magnitude, 6, is 0.375 of the smallest e4m3
 // subnormal (2^-9) and rounds to 0. So a block's 8 magnitudes rebased are 8 bytes, two words, one
-// table row per shift 0..13, and 8 codes widen to 8 bytes with two byte-permutes through that row,
-// two more for the signs (each e2m1 sign bit 3 of its nibble becomes bit 7 of its byte) and one
-// LOP3 a word: 10 operations per 8 elements. Bit for bit what weight_rebase.hip writes (CPU test:
-// tests/formats/e2m1_e4m3_lut_test.cpp, every code at every position and shift).
+// table row per shift 0..13, and 8 codes widen to 8 bytes with two byte-permutes through that row
+// (their selectors masked, the upper four shifted down) and one LOP3 a word that merges the signs,
+// which the FP4 blocks keep where the e4m3 bytes want them (mx_e2m1x8_split_signs; the upper four a
+// shift away): 8 operations per 8 elements (10 with AITER's sign bits, which two more byte-permutes
+// gathered). Bit for bit what weight_rebase.hip writes (CPU test: tests/formats/e2m1_e4m3_lut_test.cpp,
+// every code at every position and shift).
 // Why not the conversion instructions (e4m3 -> f16 -> scaled -> e4m3, as mx_e4m3_rebase_word): the
 // rebased value's rounding below e4m3's normal range is the table's; the cvt path needs e2m1 as
 // e4m3 first and twice the operations.
@@ -35,19 +37,28 @@ MOETUNE_HD moetune_u32 mx_e2m1_e4m3_table_word(int row, int half) {
     return word;
 }
 
-// Eight e2m1 codes (element j in bits 4j..4j+3, AITER's packing, sign at bit 3 of each) rebased
-// through table row {row_lo, row_hi}: lo = elements 0..3, hi = elements 4..7 as e4m3 bytes (byte j
-// of lo = element j).
-MOETUNE_HD void mx_e2m1x8_to_e4m3(moetune_u32 codes, moetune_u32 row_lo, moetune_u32 row_hi, moetune_u32& lo,
+// How the FP4 blocks keep a word of eight e2m1 codes (fp4_weight_blocks.h): AITER's packing
+// (element j in bits 4j..4j+3, sign at bit 3 of each) with the eight sign bits moved among the
+// nibbles' bit 3s, the magnitudes left in place: elements 0..3's signs at bits 7, 15, 23, 31 (bit 7 of
+// byte j, where their e4m3 bytes want them) and elements 4..7's at bits 3, 11, 19, 27 (the same, four
+// places lower). mx_e2m1x8_to_e4m3 then takes one operation fewer per four elements than with the
+// signs at bit 3 of each nibble: they need no byte-permutes to gather them.
+MOETUNE_HD moetune_u32 mx_e2m1x8_split_signs(moetune_u32 codes) {
+    moetune_u32 split = codes & 0x77777777u;
+    for (int j = 0; j < 8; ++j) {
+        const int to = j < 4 ? 8 * j + 7 : 8 * (j - 4) + 3;
+        split |= ((codes >> (4 * j + 3)) & 1u) << to;
+    }
+    return split;
+}
+
+// Eight e2m1 codes as the FP4 blocks keep them (mx_e2m1x8_split_signs) rebased through table row
+// {row_lo, row_hi}: lo = elements 0..3, hi = elements 4..7 as e4m3 bytes (byte j of lo = element j).
+// 8 operations: a mask, a byte-permute and a merge for lo; a shift, a mask, a byte-permute, a shift and
+// a merge for hi.
+MOETUNE_HD void mx_e2m1x8_to_e4m3(moetune_u32 split, moetune_u32 row_lo, moetune_u32 row_hi, moetune_u32& lo,
                                   moetune_u32& hi) {
     // Magnitudes: byte j picks table byte (nibble j & 7); the selector's bit 3 (a sign mode) cleared.
-    const moetune_u32 magnitudes_lo = mx_byte_perm(row_lo, row_hi, codes & 0x7777u);
-    const moetune_u32 magnitudes_hi = mx_byte_perm(row_lo, row_hi, (codes >> 16) & 0x7777u);
-    // Signs: element 2i's sign (bit 8i + 3) is bit 7 of byte i of codes << 4, element 2i + 1's
-    // (bit 8i + 7) bit 7 of byte i of codes: interleave the two words' bytes.
-    const moetune_u32 shifted = codes << 4;
-    const moetune_u32 signs_lo = mx_byte_perm(codes, shifted, 0x1504u);
-    const moetune_u32 signs_hi = mx_byte_perm(codes, shifted, 0x3726u);
-    lo = magnitudes_lo | (signs_lo & 0x80808080u);
-    hi = magnitudes_hi | (signs_hi & 0x80808080u);
+    lo = mx_byte_perm(row_lo, row_hi, split & 0x7777u) | (split & 0x80808080u);
+    hi = mx_byte_perm(row_lo, row_hi, (split >> 16) & 0x7777u) | ((split << 4) & 0x80808080u);
 }

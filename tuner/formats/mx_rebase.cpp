@@ -91,8 +91,12 @@ void fp4_weight_blocks(std::span<const uint8_t> coded, std::span<const uint8_t> 
         for (std::size_t b = 0; b < k32_count; ++b)
             blocks[mx_fp4_table_row_offset(K, r, int(b * kMxBlock))] =
                 uint8_t(mx_e2m1_e4m3_shift_row(scales[r * k32_count + b], bases[r]));
+    // Each code into its word of 8 (4 bytes from element k - k % 8) with its sign split off: the split
+    // moves bits only, so a word's split is the OR of its codes' splits.
     for_each_coded_element(coded, rows, K, [&](std::size_t row, int k, unsigned code) {
-        blocks[mx_fp4_code_offset(K, row, k)] |= uint8_t(code << (4 * (k % 2)));
+        uint8_t* word = blocks.data() + mx_fp4_code_offset(K, row, k - k % 8);
+        const uint32_t bits = mx_e2m1x8_split_signs(uint32_t(code) << (4 * (k % 8)));
+        for (int b = 0; b < 4; ++b) word[b] |= uint8_t(bits >> (8 * b));
     });
 }
 
