@@ -14,13 +14,7 @@ TB=docs/results/2026-12-05-h200-record/dsv41_flash_ep4_a8w4_tuned.csv
 PARTS=${PARTS:-9}
 source $D/parts.sh
 part() { wanted "$PARTS" "$(ls docs/pending/$1-*.patch)"; }  # part N: this tree has part N
-gate() {  # gate NAME TIMEOUT BINARY SPEC: Catch2 v2 ORs names joined by commas but ANDs separate arguments;
-          # "No tests ran" counts as a failure. Prints the verdict, returns the rc.
-  local name=$1 t=$2 bin=$3 spec=$4
-  (cd build-dev && timeout $t ./$bin "$spec" > $L/gate_$name.txt 2>&1); local rc=$?
-  grep -q "No tests ran" $L/gate_$name.txt && rc=1
-  stamp "gate $name rc=$rc"; grep -E "FAILED|with expansion|test cases|passed|failed" $L/gate_$name.txt | head -8; return $rc
-}
+source $D/gate.sh
 if [ "${PROBE:-1}" = 1 ]; then
   (nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/stream_probe $D/stream_probe.cu && timeout 30 /tmp/stream_probe) > $OUT/stream_probe.txt 2>&1; stamp "stream probe rc=$?"
   cat $OUT/stream_probe.txt
