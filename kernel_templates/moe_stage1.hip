@@ -298,11 +298,11 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
             return next;
         };
         gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
-                  [&](int tile, int slot, const auto& block, int block_m0) {
+                  [&](int tile, int slot, const auto& block, int block_m0, int block_n0) {
                       token_of_row = row_tables[slot][0];
                       slot_of_row = row_tables[slot][1];
                       m0 = block_m0;
-                      n0 = tile % n_tiles * TILE_N;
+                      n0 = tile % n_tiles * TILE_N + block_n0;
                       epilogue(block);
                   });
     } else if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {

@@ -220,12 +220,12 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
             return next;
         };
         gemm.walk(args.act, args.act_scale, K, dynamic_shared, ws_shared, prepare,
-                  [&](int tile, int slot, const auto& block, int block_m0) {
+                  [&](int tile, int slot, const auto& block, int block_m0, int block_n0) {
                       act_row = row_tables[slot].act_row;
                       token_of_row = row_tables[slot].token;
                       weight_of_row = row_tables[slot].weight;
                       m0 = block_m0;
-                      n0 = tile % n_tiles * TILE_N;
+                      n0 = tile % n_tiles * TILE_N + block_n0;
                       epilogue(block);
                   });
     } else if constexpr (SHARED_OPERANDS && MMA_PATH == 0) {

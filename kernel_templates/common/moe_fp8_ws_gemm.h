@@ -19,7 +19,11 @@
 //    at 1024-16384 tokens, and since then the fastest of both at 2048-16384; docs/kernel-design.md,
 //    session 33);
 //  - consumer warpgroups of 128 rows (two m64n{TILE_N} row blocks, 2 x TILE_N / 2 accumulators a
-//    thread; 256 wide, one block of 64 rows, 128 accumulators) wait on `full`, issue the chunk's
+//    thread; 256 wide, one block of 64 rows, 128 accumulators; 64 x 256, two side by side over the
+//    tile's 64 rows, 128 columns each: as many threads rebase FP4 weights as at 128 x 256, while a
+//    chunk buffer holds half the rows, so 6 fit against 4 -- _f4w stage 1 at 1024 tokens 23 % faster
+//    than one m64n256 warpgroup, and 6 % faster than 128 x 256, docs/kernel-design.md, session 43)
+//    wait on `full`, issue the chunk's
 //    products, and once the chunk before's are done (wgmma.wait_group 1) give its buffer back on
 //    its `empty` barrier, where the producer waits before filling it again; a warpgroup of one
 //    block that holds padding only issues nothing (stage 1 3 % faster at 1024 and 8192 tokens,
@@ -83,16 +87,20 @@ struct MxWsFp4Shared<false> {};
 template <int TILE_M, int TILE_N, bool FP4_WEIGHTS = false>
 struct MxMoeFp8WsGemm {
     static constexpr int kConsumers = mx_ws_consumer_warpgroups(TILE_M, TILE_N);
-    static constexpr int kBlocks = TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
+    // Side by side (64 x 256): both consumer warpgroups multiply the tile's 64 rows, each its half of
+    // the columns; otherwise each its row blocks over all of them.
+    static constexpr bool kSideBySide = mx_ws_side_by_side(TILE_M, TILE_N);
+    static constexpr int kColumns = mx_ws_consumer_columns(TILE_M, TILE_N);  // a consumer warpgroup's
+    static constexpr int kBlocks = kSideBySide ? 1 : TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
     static constexpr int kConsumerThreads = 128 * kConsumers;
     static constexpr int kProducerThreads = 128;
     static constexpr int kThreads = kConsumerThreads + kProducerThreads;
     static_assert(kThreads == 32 * mx_ws_warps(TILE_M, TILE_N), "the host's warps");
     static_assert(TILE_M % 64 == 0 && kBlocks >= 1 && kBlocks <= 2, "row blocks of 64, at most two a warpgroup");
-    static_assert(TILE_N == 64 || TILE_N == 128 || TILE_N == 192 || (TILE_N == 256 && kBlocks == 1),
+    static_assert(kColumns == 64 || kColumns == 128 || kColumns == 192 || (kColumns == 256 && kBlocks == 1),
                   "m64n64, m64n128, m64n192 or (one row block a warpgroup) m64n256 products");
-    static constexpr int NJ = TILE_N / 8;
-    static constexpr int kAccumulators = TILE_N / 2;
+    static constexpr int NJ = kColumns / 8;
+    static constexpr int kAccumulators = kColumns / 2;
     static constexpr int kRowBytes = 128;
     static constexpr int kStageBytes = mx_ws_stage_bytes(TILE_M, TILE_N, FP4_WEIGHTS);
     static constexpr int kStages = mx_ws_stages(TILE_M, TILE_N, FP4_WEIGHTS);
@@ -148,8 +156,8 @@ struct MxMoeFp8WsGemm {
     // rebased e4m3; act_base: [rows] e8m0; shared: the dynamic shared memory (mx_ws_shared_bytes).
     // prepare(tile, slot, p): every producer thread (p = 0..127) stores its share of the tile's rows
     // into the row tables of `slot` (rows p, p + 128, ...) and returns the Tile.
-    // finish(tile, slot, block, m0): a consumer warp's epilogue of one row block, whose first row (of
-    // the warp's 16) is m0, with the rows of `slot`.
+    // finish(tile, slot, block, m0, n): a consumer warp's epilogue of one row block, whose first row
+    // (of the warp's 16) is m0 and first column (of the tile's) n, with the rows of `slot`.
     template <class Prepare, class Finish>
     __device__ void walk(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base, int K,
                          unsigned char* shared, Shared& sh, Prepare prepare, Finish finish) {
@@ -255,7 +263,9 @@ private:
         // The weights: the chunk buffer's (plus the buffer's offset), or FP4_WEIGHTS the rebased ring's
         // first buffer (plus the buffer's).
         unsigned char* rebased = shared + kStages * kStageBytes;
-        const moetune_u64 weight_descriptor = mx_wgmma_descriptor(FP4_WEIGHTS ? rebased : shared + kWeightsAt);
+        const int n_first = kSideBySide ? warpgroup * kColumns : 0;  // this warpgroup's columns of the tile
+        const moetune_u64 weight_descriptor =
+            mx_wgmma_descriptor((FP4_WEIGHTS ? rebased : shared + kWeightsAt) + n_first * kRowBytes);
         int chunk = 0;  // chunks multiplied so far, over all tiles
         for (int t = 0;; ++t) {
             const int slot = t & 1;
@@ -305,8 +315,8 @@ private:
             for (int i = 0; i < kBlocks; ++i) {
                 if (live == 0) continue;
                 const int m0 = block_row(warpgroup, i) + warp_row;
-                mx_apply_rebase_bases<NJ>(acc_[i][0], sh.row_base[slot] + m0, sh.column_base[slot]);
-                finish(tile, slot, MxAccumulatorBlock<NJ>{acc_[i]}, m0);
+                mx_apply_rebase_bases<NJ>(acc_[i][0], sh.row_base[slot] + m0, sh.column_base[slot] + n_first);
+                finish(tile, slot, MxAccumulatorBlock<NJ>{acc_[i]}, m0, n_first);
             }
             release(sh.done[slot]);
         }
@@ -314,7 +324,7 @@ private:
     }
 
     // The first tile row of row block i of consumer warpgroup `warpgroup`.
-    __device__ static int block_row(int warpgroup, int i) { return (warpgroup + kConsumers * i) * 64; }
+    __device__ static int block_row(int warpgroup, int i) { return kSideBySide ? 0 : (warpgroup + kConsumers * i) * 64; }
 
     // One chunk's products: 4 K slices of 32 (one MX block each) for each row block.
     // live 0: the warpgroup's one row block holds padding only (consume); it issues nothing.
@@ -328,7 +338,7 @@ private:
         for (int s = 0; s < 4; ++s)
 #pragma unroll
             for (int i = 0; i < kBlocks; ++i)
-                mx_wgmma_e4m3_m64k32<TILE_N>(reinterpret_cast<float(&)[kAccumulators]>(acc_[i][0]),
+                mx_wgmma_e4m3_m64k32<kColumns>(reinterpret_cast<float(&)[kAccumulators]>(acc_[i][0]),
                                              act_descriptor[i] + act_units + 2 * s,
                                              weight_descriptor + weight_units + 2 * s);
         mx_wgmma_commit();

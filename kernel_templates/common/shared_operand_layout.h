@@ -129,10 +129,22 @@ MOETUNE_HD constexpr bool mx_persistent_tiles(bool wgmma, bool shared_operands, 
 // The warp-specialised FP8 loop (_ws, moe_fp8_ws_gemm.h; the host's kernels::warp_specialised):
 // consumer warpgroups of 128 rows (two m64 row blocks each; one of 64 rows on a 64-row tile) and one
 // producer warpgroup that copies every chunk. 256-wide tiles: consumer warpgroups of one 64-row block
-// (an m64n256 block is 128 accumulators a thread, two would not fit), so 64 and 128 rows only.
+// (an m64n256 block is 128 accumulators a thread, two would not fit), so 64 and 128 rows only; on 64
+// rows two warpgroups side by side, 128 columns each (m64n128), so that as many consumers rebase FP4
+// weights (_f4w) as on 128 rows.
 constexpr int kMxWsWideN = 256;
+MOETUNE_HD constexpr bool mx_ws_side_by_side(int tile_m, int tile_n) {
+    return tile_n >= kMxWsWideN && tile_m == kMxWarpgroupRows;
+}
 MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
-    return tile_n >= kMxWsWideN ? tile_m / kMxWarpgroupRows : tile_m > 128 ? tile_m / 128 : 1;
+    return mx_ws_side_by_side(tile_m, tile_n) ? 2
+           : tile_n >= kMxWsWideN             ? tile_m / kMxWarpgroupRows
+           : tile_m > 128                     ? tile_m / 128
+                                              : 1;
+}
+// The columns of a consumer warpgroup's products: the tile's, or side by side half of them.
+MOETUNE_HD constexpr int mx_ws_consumer_columns(int tile_m, int tile_n) {
+    return mx_ws_side_by_side(tile_m, tile_n) ? tile_n / 2 : tile_n;
 }
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
 // Its stages: as many chunk buffers as fit the opt-in shared memory beside 1024 bytes of alignment,

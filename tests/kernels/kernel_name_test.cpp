@@ -194,7 +194,7 @@ TEST_CASE("_wgmma follows _smem; warpgroups of 64 rows set the warps and the war
     }
 }
 
-TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer warpgroup (128 rows, 64 at 256 wide) plus 4 producers") {
+TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer warpgroup (128 rows, 64 at 256 wide, two side by side at 64 x 256) plus 4 producers") {
     struct Case {
         const char* name;
         int warps;
@@ -203,7 +203,7 @@ TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer
                           Case{"moetune_moe2_afp8_wfp4_bf16_t128x64x128_atomic_smem_wgmma_ws", 8},
                           Case{"moetune_moe2_afp8_wfp4_bf16_t64x128x128_reduce_smem_wgmma_ws_sbm128", 8},
                           Case{"moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_gui_fp8", 12},
-                          Case{"moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_smem_wgmma_ws", 8}}) {
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_w12_smem_wgmma_ws", 12}}) {
         std::string why;
         const auto c = parse_kernel_name(k.name, &why);
         INFO(k.name << ": " << why);
@@ -214,11 +214,12 @@ TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer
         const auto grid = warp_grid(*c);  // the epilogue's 16-row blocks
         REQUIRE(grid);
         CHECK(grid->warps_m == c->tile_m / 16);
-        CHECK(grid->warps_n == 1);
+        CHECK(grid->warps_n == (c->tile_m == 64 && c->tile_n == 256 ? 2 : 1));  // side by side: either half
     }
     for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_ws_gui",      // 12 warps
                             "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_mbf16_gui",   // FP8 only
                             "moetune_moe1_afp8_wfp4_bf16_t128x256x128_smem_wgmma_ws_gui",         // 12 warps
+                            "moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_ws_gui",          // 12 warps (side by side)
                             "moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_ws_gui",     // 64-128 rows
                             "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w20_smem_wgmma_ws_gui",     // one team at 256 rows
                             "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w20_smem_wgmma_ws_gui",     // one team at 128 x 256

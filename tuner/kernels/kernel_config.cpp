@@ -129,7 +129,8 @@ std::optional<std::string> config_error(const KernelConfig& c) {
             c.min_workgroups != 0 || c.warps != mx_ws_warps(c.tile_m, c.tile_n))
             return "ws (warp-specialised) needs FP8 smem_wgmma, tile_m 64, 128 or 256, tile_n 64, 128, 192 or (tile_m 64 "
                    "or 128) 256, tile_k 128, no K-groups, no occupancy bound, and 4 warps a consumer warpgroup (128 "
-                   "rows, 64 at 256 wide) plus 4 producers (8 warps at tile_m 64 and 128, 12 at 256 and at 128 x 256)";
+                   "rows, 64 at 256 wide, two side by side at 64 x 256) plus 4 producers (8 warps at tile_m 64 and 128, "
+                   "12 at 256 and at 256 wide)";
     } else if (!is_power_of_two(c.warps) || c.warps > kMaxWarps) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     }

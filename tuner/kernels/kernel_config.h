@@ -77,7 +77,7 @@ struct KernelConfig {
     // moe_fp8_ws_gemm.h). A producer warpgroup copies every chunk into a ring of buffers and
     // consumer warpgroups of 128 rows multiply, handing the buffers back and forth through mbarriers
     // instead of meeting at a barrier every chunk; warps = mx_ws_warps(tile_m, tile_n) (4 a consumer
-    // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 and 128 x 256).                token _ws
+    // warpgroup and 4 producers: 8 at 64-128 rows, 12 at 256 rows and 256 wide).                token _ws
     bool warp_specialised = false;
     // _ws only: the weights as FP4 blocks (half the bytes) that the consumer warpgroups rebase to
     // e4m3 while their products of the chunk before run (kernel_templates/common/fp4_weight_blocks.h,

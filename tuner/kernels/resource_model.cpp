@@ -76,8 +76,9 @@ std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
         return WarpGrid{1, c.warps};
     }
     // Warp-specialised: the epilogue takes the consumers' row blocks 16 rows a warp at a time, each
-    // over the whole width (the producers hold no rows).
-    if (c.warp_specialised) return WarpGrid{c.tile_m / kMmaM, 1};
+    // over the whole width or, side by side (64 x 256), over its warpgroup's half (the producers hold
+    // no rows).
+    if (c.warp_specialised) return WarpGrid{c.tile_m / kMmaM, mx_ws_side_by_side(c.tile_m, c.tile_n) ? 2 : 1};
     if (c.wgmma) {
         const int warps_m = c.tile_m / kMmaM;
         if (warps_m % 4 != 0 || c.warps % warps_m != 0) return std::nullopt;
@@ -120,16 +121,20 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
     if (c.warp_specialised) {
-        // A consumer thread's accumulators (tile_n / 2 a row block, one or two row blocks) and ~40 for
+        // A consumer thread's accumulators (its columns / 2 a row block, one or two row blocks) and ~40 for
         // addresses and the epilogue, at most the even share of the SM's registers, which is what the
         // launch takes (with two consumer warpgroups the producers give theirs to the consumers,
         // moe_fp8_ws_gemm.h); ptxas (nvcc sm_90a): 64 x 64 64 registers, 64 x 128 95-100, 128 x 64
         // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168;
         // NVRTC sm_90a: 64 x 256 157-184, 128 x 256 168.
-        const int row_blocks = c.tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(c.tile_m, c.tile_n);
+        const int row_blocks = mx_ws_side_by_side(c.tile_m, c.tile_n)
+                                   ? 1
+                                   : c.tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(c.tile_m, c.tile_n);
         const int even_share = kMxWgmmaRegistersPerSm / (32 * c.warps) / 8 * 8;
+        const bool rebalanced = mx_ws_consumer_warpgroups(c.tile_m, c.tile_n) > 1;  // compiled to the share
+        const int consumer = 40 + row_blocks * mx_ws_consumer_columns(c.tile_m, c.tile_n) / 2;
         return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
-                                std::min(40 + row_blocks * c.tile_n / 2, even_share)};
+                                rebalanced ? even_share : std::min(consumer, even_share)};
     }
     if (register_fed_wgmma(c)) {
         // The sums and two partial-sum sets (tile_m / 2 each), two A sets (8), 10 a chunk in flight
