@@ -23,8 +23,8 @@
 //    tile's 64 rows, 128 columns each: as many threads rebase FP4 weights as at 128 x 256, while a
 //    chunk buffer holds half the rows, so 6 fit against 4 -- _f4w stage 1 at 1024 tokens 23 % faster
 //    than one m64n256 warpgroup, and 6 % faster than 128 x 256, docs/kernel-design.md, session 43)
-//    wait on `full`, issue the chunk's
-//    products, and once the chunk before's are done (wgmma.wait_group 1) give its buffer back on
+//    wait on `full`, issue the chunk's products, and once the chunk before's are done
+//    (wgmma.wait_group 1) give its buffer back on
 //    its `empty` barrier, where the producer waits before filling it again; a warpgroup of one
 //    block that holds padding only issues nothing (stage 1 3 % faster at 1024 and 8192 tokens,
 //    docs/kernel-design.md, session 34);
