@@ -8,6 +8,7 @@ gate change 200 moe_stage_kernels_test "$GATE"
 (cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); stamp "runtime_gpu_test rc=$?"
 grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+TOKS=${TOKS:-1024,2048}
 for m in ${TOKS//,/ }; do
   for arm in old new; do
     bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
