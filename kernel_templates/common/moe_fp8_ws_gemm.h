@@ -91,7 +91,7 @@ struct MxMoeFp8WsGemm {
     // the columns; otherwise each its row blocks over all of them.
     static constexpr bool kSideBySide = mx_ws_side_by_side(TILE_M, TILE_N);
     static constexpr int kColumns = mx_ws_consumer_columns(TILE_M, TILE_N);  // a consumer warpgroup's
-    static constexpr int kBlocks = kSideBySide ? 1 : TILE_M / 64 / kConsumers;  // row blocks a consumer warpgroup
+    static constexpr int kBlocks = mx_ws_consumer_row_blocks(TILE_M, TILE_N);  // row blocks a consumer warpgroup
     static constexpr int kConsumerThreads = 128 * kConsumers;
     static constexpr int kProducerThreads = 128;
     static constexpr int kThreads = kConsumerThreads + kProducerThreads;

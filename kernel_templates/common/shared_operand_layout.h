@@ -136,15 +136,17 @@ constexpr int kMxWsWideN = 256;
 MOETUNE_HD constexpr bool mx_ws_side_by_side(int tile_m, int tile_n) {
     return tile_n >= kMxWsWideN && tile_m == kMxWarpgroupRows;
 }
+// (256 wide: two either way, one a row block at 128 rows, side by side at 64.)
 MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
-    return mx_ws_side_by_side(tile_m, tile_n) ? 2
-           : tile_n >= kMxWsWideN             ? tile_m / kMxWarpgroupRows
-           : tile_m > 128                     ? tile_m / 128
-                                              : 1;
+    return tile_n >= kMxWsWideN ? 2 : tile_m > 128 ? tile_m / 128 : 1;
 }
 // The columns of a consumer warpgroup's products: the tile's, or side by side half of them.
 MOETUNE_HD constexpr int mx_ws_consumer_columns(int tile_m, int tile_n) {
     return mx_ws_side_by_side(tile_m, tile_n) ? tile_n / 2 : tile_n;
+}
+// The 64-row blocks a consumer warpgroup multiplies: one side by side, else its share of the tile's.
+MOETUNE_HD constexpr int mx_ws_consumer_row_blocks(int tile_m, int tile_n) {
+    return mx_ws_side_by_side(tile_m, tile_n) ? 1 : tile_m / kMxWarpgroupRows / mx_ws_consumer_warpgroups(tile_m, tile_n);
 }
 MOETUNE_HD constexpr int mx_ws_warps(int tile_m, int tile_n) { return 4 * mx_ws_consumer_warpgroups(tile_m, tile_n) + 4; }
 // Its stages: as many chunk buffers as fit the opt-in shared memory beside 1024 bytes of alignment,

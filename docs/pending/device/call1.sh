@@ -14,7 +14,7 @@ TB=docs/results/2026-12-05-h200-record/dsv41_flash_ep4_a8w4_tuned.csv
 PARTS=${PARTS:-9}
 source $D/parts.sh
 part() { wanted "$PARTS" "$(ls docs/pending/$1-*.patch)"; }  # part N: this tree has part N
-source $D/gate.sh
+source $D/steps.sh
 if [ "${PROBE:-1}" = 1 ]; then
   (nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/stream_probe $D/stream_probe.cu && timeout 30 /tmp/stream_probe) > $OUT/stream_probe.txt 2>&1; stamp "stream probe rc=$?"
   cat $OUT/stream_probe.txt
@@ -23,8 +23,7 @@ part 2 && gate few 120 moe_stage_kernels_test "register-fed stage-1 kernels give
 gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to rebased rows equals quantise then rebase on the CPU,GPU rebasing of MXFP8 equals the CPU's"
 part 3 && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
 [ "${F4W:-0}" = 1 ] && gate f4w 120 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits"
-(cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); RT=$?; stamp "runtime_gpu_test rc=$RT"
-grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8
+runtime_test; RT=$?
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
 TOK=1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384
 if [ $RT = 0 ]; then
@@ -37,13 +36,6 @@ if [ $RT = 0 ]; then
     python3 $D/ncu_summary.py $OUT/ncu_new_4096.csv
   fi
   if [ "${F4W:-0}" = 1 ]; then  # the tables of record run no _f4w kernel: the kernels themselves, main's build and this one in turn
-    for m in 1024 2048 4096; do
-      for arm in old new; do
-        bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
-        timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 \
-          --kernels 't128x256x128_(atomic_)?w12_smem_wgmma_ws(_f4w)?(_gui_fp8)?$' > $L/measure_${arm}_$m.txt 2>&1
-        stamp "measure $arm $m rc=$?"; grep moetune_moe $L/measure_${arm}_$m.txt
-      done
-    done
+    measure_arms 1024,2048,4096 't128x256x128_(atomic_)?w12_smem_wgmma_ws(_f4w)?(_gui_fp8)?$'
   fi
 fi

@@ -1,0 +1,27 @@
+# Sourced by call1.sh and call6.sh: the steps both take.
+# gate NAME TIMEOUT BINARY SPEC runs the Catch2 tests SPEC names of a build-dev test binary. Catch2 v2 ORs
+# names joined by commas but ANDs separate arguments; "No tests ran" counts as a failure. Prints the
+# verdict, returns the rc.
+gate() {
+  local name=$1 t=$2 bin=$3 spec=$4
+  (cd build-dev && timeout $t ./$bin "$spec" > $L/gate_$name.txt 2>&1); local rc=$?
+  grep -q "No tests ran" $L/gate_$name.txt && rc=1
+  stamp "gate $name rc=$rc"; grep -E "FAILED|with expansion|test cases|passed|failed" $L/gate_$name.txt | head -8; return $rc
+}
+# runtime_test: ctest's runtime_gpu_test; prints the verdict, returns the rc.
+runtime_test() {
+  (cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); local rc=$?
+  stamp "runtime_gpu_test rc=$rc"; grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8; return $rc
+}
+# measure_arms TOKS KERNELS: `moetune measure` of the kernels KERNELS matches at each of TOKS (comma-separated)
+# tokens, main's build (PRE=old.sh, /tmp/old-build) and this one in turn.
+measure_arms() {
+  local m arm bin
+  for m in ${1//,/ }; do
+    for arm in old new; do
+      bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
+      timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 --kernels "$2" > $L/measure_${arm}_$m.txt 2>&1
+      stamp "measure $arm $m rc=$?"; grep moetune_moe $L/measure_${arm}_$m.txt
+    done
+  done
+}
