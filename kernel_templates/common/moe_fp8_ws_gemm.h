@@ -122,7 +122,7 @@ struct MxMoeFp8WsGemm {
     static constexpr bool kRebalance = kConsumers > 1;
     static constexpr int kProducerRegisters = 40;
     static constexpr int kConsumerRegisters =
-        (kMxWgmmaRegistersPerSm / kThreads * kThreads - kProducerRegisters * kProducerThreads) /
+        (mx_launch_registers(kThreads) * kThreads - kProducerRegisters * kProducerThreads) /
         kConsumerThreads / 8 * 8;
 
     // What the walk keeps in static shared memory (the stage kernel declares it).

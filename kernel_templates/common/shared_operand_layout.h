@@ -32,6 +32,10 @@ constexpr int kMxSharedRowBytes = 256;
 constexpr int kMxWgmmaSharedLimit = 227 * 1024;
 // sm_90's registers per SM, all of which one workgroup of the warp-specialised loop takes.
 constexpr int kMxWgmmaRegistersPerSm = 65536;
+// What a thread of a workgroup of `threads` holds when that workgroup takes them all: the even share in
+// the allocation's steps of 8 registers. The workgroup's pool is this times its threads, so setmaxnreg
+// can hand out no more than that (a warp asking past it waits for ever).
+MOETUNE_HD constexpr int mx_launch_registers(int threads) { return kMxWgmmaRegistersPerSm / threads / 8 * 8; }
 
 // Operand buffers of a shared-operand loop (moe_shared_gemm.h, MxMoeSharedGemm::kBuffers; the host's
 // kernels::dynamic_shared_bytes): two, and with warpgroup products on tiles of 128 rows and more

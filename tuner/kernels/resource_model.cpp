@@ -128,7 +128,7 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // 100-128, 128 x 128 166-246 (stage 2's atomic epilogue), 128 x 192 226, 256 x 64-192 168;
         // NVRTC sm_90a: 64 x 256 168 (side by side; one warpgroup 157-184), 128 x 256 168.
         const int row_blocks = mx_ws_consumer_row_blocks(c.tile_m, c.tile_n);
-        const int even_share = kMxWgmmaRegistersPerSm / (32 * c.warps) / 8 * 8;
+        const int even_share = mx_launch_registers(32 * c.warps);
         const bool rebalanced = mx_ws_consumer_warpgroups(c.tile_m, c.tile_n) > 1;  // compiled to the share
         const int consumer = 40 + row_blocks * mx_ws_consumer_columns(c.tile_m, c.tile_n) / 2;
         return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
