@@ -30,6 +30,26 @@ TEST_CASE("moetune check: exit 1 on errors, in the merge order given") {
     CHECK(r.out.find("2 error(s), 1 warning(s) in 2 file(s)") != std::string::npos);
 }
 
+TEST_CASE("moetune check: moetune kernels that libmoetune would refuse are errors, each with its reason") {
+    const ProcessResult r = run_moetune("check " + quoted_fixture("bad_moetune_kernels.csv"));
+    CHECK(r.exit_code == 1);
+    const std::string file = table_fixture_path("bad_moetune_kernels.csv");
+    for (const char* expected :
+         {":3: error: kernelName1 'moetune_moe1_afp8_wfp4_bf16_t32x64x256_fp8' is not a moetune kernel: stage-1 names "
+          "need _gui",
+          ":4: error: kernelName1 'moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic' is a stage-2 kernel: libmoetune "
+          "will not load this table [bad-moetune-kernel]",
+          ":5: error: kernelName1 'moetune_moe1_afp8_wfp4_bf16_t32x64x256_gui' walks sort blocks of 32 rows, the "
+          "row's block_m is 64",
+          ":5: error: kernelName2 'moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic' walks sort blocks of 32 rows",
+          ":6: error: a moetune kernel beside one of another family"}) {
+        INFO(expected);
+        CHECK(r.out.find(file + expected) != std::string::npos);
+    }
+    CHECK(r.out.find(":2:") == std::string::npos);  // a well-formed pair
+    CHECK(r.out.find("5 error(s), 0 warning(s) in 1 file(s)") != std::string::npos);
+}
+
 TEST_CASE("moetune check: json") {
     const ProcessResult r = run_moetune("check --format json " + quoted_fixture("dup_key_in_file.csv") + " " +
                                         quoted_fixture("unreachable_bucket.csv"));

@@ -1,5 +1,9 @@
 #include "support/catch.hpp"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "table/check.h"
 #include "table/table_reader.h"
 #include "table_fixtures.h"
@@ -162,6 +166,26 @@ TEST_CASE("check: unknown-kernel-name, while every known family passes") {
           CodeLines{{"unknown-kernel-name", 2}, {"unknown-kernel-name", 3}, {"unknown-kernel-name", 4}});
     CHECK(r.findings[0].message.find("kernelName1 'my_custom_kernel'") == 0);
     CHECK(r.findings[1].message.find("kernelName2 is empty on a 2-stage row") == 0);
+}
+
+TEST_CASE("check: bad-moetune-kernel, a moetune kernel beside another family's; with libmoetune's rule, every slot") {
+    // Without the rule (this library alone) only the pairing is judged.
+    CHECK(findings_of({"bad_moetune_kernels.csv"}) == CodeLines{{"bad-moetune-kernel", 6}});
+    // The rule sees each moetune slot's stage, name and block_m cell; what it says ends the message.
+    std::vector<std::string> asked;
+    const MoetuneKernelRule rule = [&](int stage, std::string_view name, std::string_view block_m) {
+        asked.push_back(std::to_string(stage) + " " + std::string(name) + " " + std::string(block_m));
+        return name.find("_fp8") != std::string_view::npos ? std::optional<std::string>("is refused") : std::nullopt;
+    };
+    const CheckResult r = check_files({table_fixture("bad_moetune_kernels.csv")}, rule);
+    CHECK(codes_and_lines(r.findings) == CodeLines{{"bad-moetune-kernel", 3}, {"bad-moetune-kernel", 6}});
+    CHECK(r.errors == 2);
+    CHECK(r.findings[0].message ==
+          "kernelName1 'moetune_moe1_afp8_wfp4_bf16_t32x64x256_fp8' is refused: libmoetune will not load this table");
+    REQUIRE(asked.size() == 9);  // both slots of lines 2-5, stage 1 of line 6
+    CHECK(asked[0] == "1 moetune_moe1_afp8_wfp4_bf16_t32x64x256_gui 32");
+    CHECK(asked[7] == "2 moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic 64");
+    CHECK(asked[8] == "1 moetune_moe1_afp8_wfp4_bf16_t32x64x256_gui 32");
 }
 
 TEST_CASE("check: findings are sorted by file order, then line; counts add up") {

@@ -11,6 +11,8 @@
 
 #include "cli/command.h"
 #include "cli/exit_codes.h"
+#include "kernels/moetune_kernel_rules.h"
+#include "table/cell_value.h"
 #include "table/check.h"
 #include "table/table_reader.h"
 
@@ -68,10 +70,16 @@ void print_github(const CheckResult& r) {
                   << '\n';
 }
 
+// libmoetune's rule for the moetune_ kernels a table names: check reports what the library would refuse.
+std::optional<std::string> moetune_kernel_problem(int stage, std::string_view name, std::string_view block_m) {
+    return kernels::moetune_kernel_problem(name, stage == 1 ? kernels::Stage::gate_up : kernels::Stage::down,
+                                           table::parse_integer(block_m));
+}
+
 int run_check(const CheckOptions& o) {
     CheckResult result;
     try {
-        result = table::check_files(o.files);
+        result = table::check_files(o.files, moetune_kernel_problem);
     } catch (const table::TableReadError& e) {  // a file that cannot be opened: usage error
         spdlog::error("{}", e.what());
         return kExitUsage;

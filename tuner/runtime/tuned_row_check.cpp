@@ -4,6 +4,7 @@
 
 #include "common/input_error.h"
 #include "kernels/kernel_name.h"
+#include "kernels/moetune_kernel_rules.h"
 #include "table/cell_rules.h"
 #include "table/cell_value.h"
 #include "table/kernel_name.h"
@@ -25,16 +26,8 @@ table::KernelFamily check_kernel(const table::Table& t, const table::TableRow& r
     if (family == table::KernelFamily::unknown)
         fail(t, r, what + " is not a kernel name of moetune or of an AITER kernel family");
     if (family != table::KernelFamily::moetune) return family;
-    std::string why;
-    const std::optional<kernels::KernelConfig> config = kernels::parse_kernel_name(name, &why);
-    if (!config) fail(t, r, what + " is not a moetune kernel: " + why);
-    if (config->stage != stage)
-        fail(t, r, what + " is a stage-" + std::to_string(kernels::stage_number(config->stage)) + " kernel");
     const long long block_m = *table::parse_integer(t.cell(r, table::col::block_m));  // checked before
-    const int sort_block_m = kernels::sort_block_m(*config);
-    if (sort_block_m != block_m)
-        fail(t, r, what + " walks sort blocks of " + std::to_string(sort_block_m) + " rows, the row's block_m is " +
-                       std::to_string(block_m));
+    if (auto problem = kernels::moetune_kernel_problem(name, stage, block_m)) fail(t, r, what + " " + *problem);
     return family;
 }
 

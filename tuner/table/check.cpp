@@ -9,7 +9,7 @@
 
 namespace moetune::table {
 
-CheckResult check_files(const std::vector<std::string>& paths) {
+CheckResult check_files(const std::vector<std::string>& paths, const MoetuneKernelRule& moetune_rule) {
     CheckResult result;
     result.files = paths;
 
@@ -27,7 +27,7 @@ CheckResult check_files(const std::vector<std::string>& paths) {
 
     std::vector<const Table*> tuned;
     for (const Table& t : tables) {
-        check_table(t, result.findings);
+        check_table(t, result.findings, moetune_rule);
         if (t.kind() == TableKind::tuned) tuned.push_back(&t);
         else check_untuned_table(t, result.findings);
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "table/check_file.h"
 #include "table/finding.h"
 
 namespace moetune::table {
@@ -17,7 +18,7 @@ struct CheckResult {
 };
 
 // Throws TableReadError (reason cannot_open) for a file that cannot be opened; a file that is
-// empty or not a table becomes a finding.
-CheckResult check_files(const std::vector<std::string>& paths);
+// empty or not a table becomes a finding. moetune_rule: see check_file.h.
+CheckResult check_files(const std::vector<std::string>& paths, const MoetuneKernelRule& moetune_rule = {});
 
 }  // namespace moetune::table

@@ -128,6 +128,30 @@ void check_kernel_names(const Table& t, const TableRow& r, std::vector<Finding>&
     }
 }
 
+// What libmoetune refuses of a row's moetune_ kernels (it loads no table that holds such a row): a
+// moetune kernel beside another family's, and, given the rule, a name it cannot run in its slot.
+void check_moetune_kernels(const Table& t, const TableRow& r, std::vector<Finding>& out,
+                           const MoetuneKernelRule& rule) {
+    if (!t.has_column(col::kernel_name1) || !t.has_column(col::kernel_name2)) return;
+    const std::string_view names[2] = {t.cell(r, col::kernel_name1), t.cell(r, col::kernel_name2)};
+    const bool moetune[2] = {kernel_family(names[0]) == KernelFamily::moetune,
+                             kernel_family(names[1]) == KernelFamily::moetune};
+    if (moetune[0] != moetune[1])
+        out.push_back(make_finding(code::bad_moetune_kernel, t.file, r.line,
+                                   "a moetune kernel beside one of another family: libmoetune runs moetune kernels "
+                                   "in both stages or in neither"));
+    if (!rule || !t.has_column(col::block_m)) return;
+    for (int stage = 1; stage <= 2; ++stage) {
+        if (!moetune[stage - 1]) continue;
+        const std::optional<std::string> problem = rule(stage, names[stage - 1], t.cell(r, col::block_m));
+        if (!problem) continue;
+        std::string message(stage == 1 ? col::kernel_name1 : col::kernel_name2);
+        message.append(" '").append(names[stage - 1]).append("' ").append(*problem);
+        out.push_back(make_finding(code::bad_moetune_kernel, t.file, r.line,
+                                   message.append(": libmoetune will not load this table")));
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> cell_problems(const Table& t, const TableRow& r) {
@@ -151,7 +175,7 @@ void require_loadable_rows(const Table& t) {
     }
 }
 
-void check_table(const Table& t, std::vector<Finding>& out) {
+void check_table(const Table& t, std::vector<Finding>& out, const MoetuneKernelRule& moetune_rule) {
     check_header(t, out);
     const bool tuned = t.kind() == TableKind::tuned;
     for (const TableRow& r : t.rows) {
@@ -164,6 +188,7 @@ void check_table(const Table& t, std::vector<Finding>& out) {
         if (is_short_row(t, r)) continue;  // its result cells may be shifted: the ragged-row finding covers them
         check_blank_timing(t, r, out);
         check_kernel_names(t, r, out);
+        check_moetune_kernels(t, r, out, moetune_rule);
     }
 }
 

@@ -18,6 +18,7 @@ inline constexpr std::string_view duplicate_key = "duplicate-key";
 inline constexpr std::string_view cross_file_duplicate = "cross-file-duplicate";
 inline constexpr std::string_view empty_file = "empty-file";
 inline constexpr std::string_view not_a_table = "not-a-table";
+inline constexpr std::string_view bad_moetune_kernel = "bad-moetune-kernel";
 // warnings
 inline constexpr std::string_view unreachable_bucket = "unreachable-bucket";
 inline constexpr std::string_view act_type_twin = "act-type-twin";
