@@ -11,11 +11,20 @@ if(_backend STREQUAL "auto" OR _backend STREQUAL "cuda")
   if(NOT DEFINED CUDAToolkit_ROOT AND NOT DEFINED ENV{CUDAToolkit_ROOT} AND EXISTS /usr/local/cuda)
     set(CUDAToolkit_ROOT /usr/local/cuda)
   endif()
+  # The FindCUDAToolkit of Debian 12's CMake (3.25.1) marks CUDA::nvToolsExt deprecated without checking that
+  # the target exists, and CUDA 13 ships no libnvToolsExt: on a stock host configuring fails there ("set_property
+  # could not find TARGET CUDA::nvToolsExt"; later releases check). The module does that only for projects that
+  # require 3.25, so it is shown 3.24 while it runs.
+  set(_required_version "${CMAKE_MINIMUM_REQUIRED_VERSION}")
+  if(CMAKE_VERSION VERSION_LESS 3.26)
+    set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
+  endif()
   if(_backend STREQUAL "cuda")
     find_package(CUDAToolkit REQUIRED)
   else()
     find_package(CUDAToolkit QUIET)
   endif()
+  set(CMAKE_MINIMUM_REQUIRED_VERSION "${_required_version}")
   if(CUDAToolkit_FOUND)
     set(_backend cuda)
   endif()
