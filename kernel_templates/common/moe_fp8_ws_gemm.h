@@ -24,10 +24,9 @@
 //    chunk buffer holds half the rows, so 6 fit against 4 -- _f4w stage 1 at 1024 tokens 23 % faster
 //    than one m64n256 warpgroup, and 6 % faster than 128 x 256, docs/kernel-design.md, session 43)
 //    wait on `full`, issue the chunk's products, and once the chunk before's are done
-//    (wgmma.wait_group 1) give its buffer back on
-//    its `empty` barrier, where the producer waits before filling it again; a warpgroup of one
-//    block that holds padding only issues nothing (stage 1 3 % faster at 1024 and 8192 tokens,
-//    docs/kernel-design.md, session 34);
+//    (wgmma.wait_group 1) give its buffer back on its `empty` barrier, where the producer waits
+//    before filling it again; a warpgroup of one block that holds padding only issues nothing
+//    (stage 1 3 % faster at 1024 and 8192 tokens, docs/kernel-design.md, session 34);
 //  - the producer walks the tiles (tile_walk.h) ahead of the consumers: it stores a tile's rows and
 //    bases in one of two slots, announces it on the slot's `ready` barrier and goes on copying the
 //    tile's chunks while the consumers still multiply and store the tile before; the consumers give
@@ -119,7 +118,7 @@ struct MxMoeFp8WsGemm {
     // too few for two row blocks of accumulators and stage 2's epilogue (172 bytes of spill at 128
     // wide): the producers keep 40 (setmaxnreg; no spill, their rows read from shared memory) and
     // the consumers take the rest, 232 a thread.
-    static constexpr bool kRebalance = kConsumers > 1;
+    static constexpr bool kRebalance = mx_ws_rebalances(TILE_M, TILE_N);
     static constexpr int kProducerRegisters = 40;
     static constexpr int kConsumerRegisters =
         (mx_launch_registers(kThreads) * kThreads - kProducerRegisters * kProducerThreads) /

@@ -144,6 +144,11 @@ MOETUNE_HD constexpr bool mx_ws_side_by_side(int tile_m, int tile_n) {
 MOETUNE_HD constexpr int mx_ws_consumer_warpgroups(int tile_m, int tile_n) {
     return tile_n >= kMxWsWideN ? 2 : tile_m > 128 ? tile_m / 128 : 1;
 }
+// With more than one consumer warpgroup the producers give registers to the consumers (setmaxnreg,
+// moe_fp8_ws_gemm.h), so the kernel compiles to the launch's even share (the host's resource model).
+MOETUNE_HD constexpr bool mx_ws_rebalances(int tile_m, int tile_n) {
+    return mx_ws_consumer_warpgroups(tile_m, tile_n) > 1;
+}
 // The columns of a consumer warpgroup's products: the tile's, or side by side half of them.
 MOETUNE_HD constexpr int mx_ws_consumer_columns(int tile_m, int tile_n) {
     return mx_ws_side_by_side(tile_m, tile_n) ? tile_n / 2 : tile_n;

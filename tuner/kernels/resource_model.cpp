@@ -129,7 +129,7 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // NVRTC sm_90a: 64 x 256 168 (side by side; one warpgroup 157-184), 128 x 256 168.
         const int row_blocks = mx_ws_consumer_row_blocks(c.tile_m, c.tile_n);
         const int even_share = mx_launch_registers(32 * c.warps);
-        const bool rebalanced = mx_ws_consumer_warpgroups(c.tile_m, c.tile_n) > 1;  // compiled to the share
+        const bool rebalanced = mx_ws_rebalances(c.tile_m, c.tile_n);  // compiled to the share
         const int consumer = 40 + row_blocks * mx_ws_consumer_columns(c.tile_m, c.tile_n) / 2;
         return ResourceEstimate{row_tables * 4 * c.tile_m * 2 + dynamic_shared_bytes(c),
                                 rebalanced ? even_share : std::min(consumer, even_share)};

@@ -3,9 +3,7 @@
 # at every bucket on an H100, session 44), ABL="0 2 10 18 26" tells the rows' copies from the weights' (2: no
 # products; + 8 no rows; + 16 no weights; 26: neither copy).
 #   PRE=ablation.sh TOKS=1024,2048,4096 KERNELS='regex' [ABL="0 2 10 18 26"] TARGETS="" STEPS=ablate.sh bash docs/pending/device/p.sh
+source $D/steps.sh
 for m in ${TOKS//,/ }; do
-  for a in ${ABL:-0 1 2 3 4}; do
-    MOETUNE_ABLATE=$a timeout 60 $B measure --shapes $S --tokens $m --mma fp8 --kernels "$KERNELS" > $L/ablate_${a}_$m.txt 2>&1
-    stamp "ablate $a $m rc=$?"; grep moetune_moe $L/ablate_${a}_$m.txt | awk '{print $1, $2, $3}' | sed 's/moetune_moe/m/; s/afp8_wfp4_bf16_//'
-  done
+  for a in ${ABL:-0 1 2 3 4}; do MOETUNE_ABLATE=$a measure_into ablate_${a}_$m $m "$KERNELS"; done
 done

@@ -1,4 +1,4 @@
-# Sourced by call1.sh and call6.sh: the steps both take.
+# Sourced by call1.sh, call6.sh and ablate.sh: the steps they share.
 # gate NAME TIMEOUT BINARY SPEC runs the Catch2 tests SPEC names of a build-dev test binary. Catch2 v2 ORs
 # names joined by commas but ANDs separate arguments; "No tests ran" counts as a failure. Prints the
 # verdict, returns the rc.
@@ -13,15 +13,19 @@ runtime_test() {
   (cd build-dev && timeout 200 ctest -R runtime_gpu_test --output-on-failure > $L/runtime.txt 2>&1); local rc=$?
   stamp "runtime_gpu_test rc=$rc"; grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8; return $rc
 }
-# measure_arms TOKS KERNELS: `moetune measure` of the kernels KERNELS matches at each of TOKS (comma-separated)
-# tokens, main's build (PRE=old.sh, /tmp/old-build) and this one in turn.
+# measure_into NAME TOKENS KERNELS [BINARY]: `moetune measure` (this build's, or BINARY) of the kernels KERNELS
+# matches at TOKENS tokens into $L/NAME.txt; prints the verdict and the kernels' lines.
+measure_into() {
+  local name=$1 m=$2 kernels=$3 bin=${4:-$B}
+  timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 --kernels "$kernels" > $L/$name.txt 2>&1
+  stamp "$name rc=$?"; grep moetune_moe $L/$name.txt
+}
+# measure_arms TOKS KERNELS: measure_into at each of TOKS (comma-separated) tokens, main's build (PRE=old.sh,
+# /tmp/old-build) and this one in turn.
 measure_arms() {
-  local m arm bin
+  local m
   for m in ${1//,/ }; do
-    for arm in old new; do
-      bin=$B; [ $arm = old ] && bin=/tmp/old-build/moetune
-      timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 --kernels "$2" > $L/measure_${arm}_$m.txt 2>&1
-      stamp "measure $arm $m rc=$?"; grep moetune_moe $L/measure_${arm}_$m.txt
-    done
+    measure_into measure_old_$m $m "$2" /tmp/old-build/moetune
+    measure_into measure_new_$m $m "$2"
   done
 }
