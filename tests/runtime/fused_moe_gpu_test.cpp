@@ -55,16 +55,24 @@ FusedMoeOptions options() {
 // two 16-row stage-2 tiles; bucket 16 quantises separately and then widens the result for a stage 2
 // that reads pre-widened activations; bucket 64 quantises separately and reduces; on sm_90a,
 // bucket 128 runs the FP8 warpgroup-product kernels on rebased rows (weights rebased by the
-// caller, activations inside run), and bucket 32 register-fed FP8 warpgroup kernels in both stages
-// (w1 and w2 in the e4m3 code from the caller, rows rebased with interleaved words inside run).
-// Other buckets: the default (whose bf16-path kernels read widened activations, stage 1 writing
-// them fused).
+// caller, activations inside run), bucket 32 register-fed FP8 warpgroup kernels in both stages
+// (w1 and w2 in the e4m3 code from the caller, rows rebased with interleaved words inside run),
+// bucket 256 the warp-specialised kernels on rebased weights (64 x 256, stage 2 atomic) and bucket
+// 512 those that read FP4 weight blocks from the caller and rebase them themselves (_f4w, 128 x 256,
+// stage 2 reduce). Other buckets: the default (whose bf16-path kernels read widened activations,
+// stage 1 writing them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
+
+// A row's columns from model_dim to us1 (block_m, ksplit 0, us1 empty).
+std::string shape_with_block_m(int block_m) {
+    return ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
+           "QuantType.per_1x32,1,0," +
+           std::to_string(block_m) + ",0,,";
+}
 
 std::string tuned_table(const gpu::DeviceInfo& d) {
     const std::string key = d.gfx + "," + std::to_string(d.cu_num) + ",";
-    const std::string shape = ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
-                              "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,32,0,,";
+    const std::string shape = shape_with_block_m(32);
     return "gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
            "doweight_stage1,block_m,ksplit,us1,kernelName1,err1,us2,kernelName2,err2,us,run_1stage,xbf16,flat,"
            "tflops,bw\n" +
@@ -74,13 +82,17 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
                                "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_w4_mbf16,,,0,0,0,,\n" +
            key + "64" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui,,,"
                                "moetune_moe2_afp8_wfp4_bf16_t32x128x256_reduce,,,0,0,0,,\n" +
-           (has_fp8_row(d) ? key + "128" +
-                                 ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,"
-                                 "torch.float4_e2m1fn_x2,QuantType.per_1x32,1,0,64,0,,"
+           (has_fp8_row(d) ? key + "128" + shape_with_block_m(64) +
                                  "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_gui_fp8,,,"
                                  "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n" +
                                  key + "32" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_nt_wgmma_gui,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_nt_wgmma,,,0,0,0,,\n"
+                                 "moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_nt_wgmma,,,0,0,0,,\n" +
+                                 key + "256" + shape_with_block_m(64) +
+                                 "moetune_moe1_afp8_wfp4_bf16_t64x256x128_w12_smem_wgmma_ws_gui_fp8,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_w12_smem_wgmma_ws,,,0,0,0,,\n" +
+                                 key + "512" + shape_with_block_m(128) +
+                                 "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w,,,0,0,0,,\n"
                            : std::string());
 }
 
@@ -114,6 +126,12 @@ struct Setup {
         w2_e4m3_coded = gpu::DeviceBuffer<uint8_t>(bytes.w2);
         FusedMoe::code_weights_e4m3(small_shape(), from, {w1_e4m3_coded.data(), w2_e4m3_coded.data()}, stream.native(),
                                     options());
+        const Fp4WeightBlockBytes fp4_bytes = FusedMoe::fp4_weight_block_bytes(small_shape());
+        fp4 = {gpu::DeviceBuffer<uint8_t>(fp4_bytes.w1), gpu::DeviceBuffer<uint8_t>(fp4_bytes.w1_base),
+               gpu::DeviceBuffer<uint8_t>(fp4_bytes.w2), gpu::DeviceBuffer<uint8_t>(fp4_bytes.w2_base)};
+        FusedMoe::fp4_weight_blocks(small_shape(), {to.w1, to.w1_scale, to.w2, to.w2_scale},
+                                    {fp4.w1.data(), fp4.w1_scale.data(), fp4.w2.data(), fp4.w2_scale.data()},
+                                    stream.native(), options());
         const std::string path = (table_dir / "tuned.csv").string();
         std::ofstream(path) << tuned_table(gpu::device_info(gpu::current_device()));
         moe = std::make_unique<FusedMoe>(small_shape(), TunedTables::load({path}), options());
@@ -125,6 +143,7 @@ struct Setup {
     data::DeviceMoeWeights logical;
     data::DeviceMoeWeights laid_out;
     data::DeviceMoeWeights rebased;  // rebased rows in w1/w2, their bases in w1_scale/w2_scale
+    data::DeviceMoeWeights fp4;      // FP4 blocks in w1/w2, their bases (the rebased ones') in w1_scale/w2_scale
     gpu::DeviceBuffer<uint8_t> w1_e4m3_coded, w2_e4m3_coded;
     test::TempDir table_dir;
     std::unique_ptr<FusedMoe> moe;
@@ -169,7 +188,7 @@ struct Call {
         return {routing.tokens, hidden.data(), routing.ids.data(), routing.weights.data(), w.w1.data(),
                 w.w1_scale.data(), w.w2.data(), w.w2_scale.data(), out.data(), r.w1.data(),
                 r.w1_scale.data(), r.w2.data(), r.w2_scale.data(), setup().w2_e4m3_coded.data(),
-                setup().w1_e4m3_coded.data()};
+                setup().w1_e4m3_coded.data(), setup().fp4.w1.data(), setup().fp4.w2.data()};
     }
 
     std::vector<float> output() const {
@@ -197,12 +216,13 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
           "[gpu][runtime]") {
     FusedMoe& moe = *setup().moe;
     const bool fp8 = has_fp8_row(gpu::device_info(gpu::current_device()));
-    const std::map<int, bool> tuned_at = {{1, false},   {5, true}, {12, true}, {20, fp8},
-                                          {64, true},   {100, fp8}, {300, false}};
+    const std::map<int, bool> tuned_at = {{1, false},   {5, true},  {12, true}, {20, fp8},
+                                          {64, true},   {100, fp8}, {200, fp8}, {300, fp8}};
     moe.prepare(300);
     CHECK(moe.prepared_tokens() == 300);
     CHECK(moe.reads_rebased_weights() == fp8);
     CHECK(moe.reads_e4m3_coded_weights() == fp8);
+    CHECK(moe.reads_fp4_weight_blocks() == fp8);
     for (const auto& [tokens, tuned] : tuned_at) {
         const KernelPlan plan = moe.plan(tokens);
         INFO(tokens << " tokens: " << plan.kernel_name1 << " + " << plan.kernel_name2 << " from " << plan.source);
@@ -227,6 +247,13 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
         FusedMoeArgs args = call.args();
         args.w1_rebased = nullptr;
         CHECK_THROWS_WITH(moe.run(args, setup().stream.native()), Catch::Matchers::ContainsSubstring("w1_rebased"));
+        Call fp4_blocks(300);  // the _f4w row's bucket without its FP4 blocks: refused, naming them
+        for (const bool stage1 : {true, false}) {
+            FusedMoeArgs without_blocks = fp4_blocks.args();
+            (stage1 ? without_blocks.w1_fp4_blocks : without_blocks.w2_fp4_blocks) = nullptr;
+            CHECK_THROWS_WITH(moe.run(without_blocks, setup().stream.native()),
+                              Catch::Matchers::ContainsSubstring(stage1 ? "w1_fp4_blocks" : "w2_fp4_blocks"));
+        }
         Call register_fed(20);
         for (const bool stage1 : {true, false}) {
             FusedMoeArgs without_code = register_fed.args();
@@ -241,7 +268,7 @@ TEST_CASE("FusedMoe::run captured in a graph gives the eager output on every rep
     FusedMoe& moe = *setup().moe;
     const gpu::Stream& stream = setup().stream;
     moe.prepare(300);
-    for (int tokens : {5, 20, 64, 300}) {
+    for (int tokens : {5, 20, 64, 200, 300}) {
         INFO(tokens << " tokens: " << moe.plan(tokens).kernel_name2);
         Call call(tokens);
         moe.run(call.args(), stream.native());
