@@ -48,7 +48,7 @@ void check_tuned_row(const table::Table& t, const table::TableRow& r) {
     }
     const table::KernelFamily stage1 = check_kernel(t, r, table::col::kernel_name1, kernels::Stage::gate_up);
     const table::KernelFamily stage2 = check_kernel(t, r, table::col::kernel_name2, kernels::Stage::down);
-    if ((stage1 == table::KernelFamily::moetune) != (stage2 == table::KernelFamily::moetune))
+    if (table::splits_moetune(stage1, stage2))
         fail(t, r, "a moetune kernel runs only with a moetune kernel in the other stage");
 }
 

@@ -134,15 +134,14 @@ void check_moetune_kernels(const Table& t, const TableRow& r, std::vector<Findin
                            const MoetuneKernelRule& rule) {
     if (!t.has_column(col::kernel_name1) || !t.has_column(col::kernel_name2)) return;
     const std::string_view names[2] = {t.cell(r, col::kernel_name1), t.cell(r, col::kernel_name2)};
-    const bool moetune[2] = {kernel_family(names[0]) == KernelFamily::moetune,
-                             kernel_family(names[1]) == KernelFamily::moetune};
-    if (moetune[0] != moetune[1])
+    const KernelFamily families[2] = {kernel_family(names[0]), kernel_family(names[1])};
+    if (splits_moetune(families[0], families[1]))
         out.push_back(make_finding(code::bad_moetune_kernel, t.file, r.line,
                                    "a moetune kernel beside one of another family: libmoetune runs moetune kernels "
                                    "in both stages or in neither"));
     if (!rule || !t.has_column(col::block_m)) return;
     for (int stage = 1; stage <= 2; ++stage) {
-        if (!moetune[stage - 1]) continue;
+        if (families[stage - 1] != KernelFamily::moetune) continue;
         const std::optional<std::string> problem = rule(stage, names[stage - 1], t.cell(r, col::block_m));
         if (!problem) continue;
         std::string message(stage == 1 ? col::kernel_name1 : col::kernel_name2);

@@ -22,4 +22,10 @@ enum class KernelFamily {
 
 KernelFamily kernel_family(std::string_view name);
 
+// libmoetune runs its kernels in both stages of a row or in neither: whether a row's two kernels'
+// families break that (the library refuses such a table, check reports it).
+inline bool splits_moetune(KernelFamily stage1, KernelFamily stage2) {
+    return (stage1 == KernelFamily::moetune) != (stage2 == KernelFamily::moetune);
+}
+
 }  // namespace moetune::table
