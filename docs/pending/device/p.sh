@@ -1,7 +1,7 @@
 # On the device machine, from the repository root (the `run` command):
 #   PARTS=N [PRE=old.sh] TARGETS="..." STEPS=callK.sh bash docs/pending/device/p.sh
-# Builds moetune and TARGETS into build-dev (Release, ninja), then sources STEPS (one or more, in turn); PRE is
-# sourced first.
+# Builds moetune and TARGETS into build-dev (Release, ninja), then sources STEPS (one or more, in turn); PRE (one
+# or more, in turn: old.sh before a patch of this tree) is sourced first.
 # Logs go to $OUT/logs.tgz whatever happens; the steps print their verdicts.
 set -u
 D=docs/pending/device
@@ -11,7 +11,7 @@ trap 'tar czf $OUT/logs.tgz -C $L .' EXIT
 T0=$(date +%s); stamp() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
 left() { echo $(( ${LIMIT:-580} - ($(date +%s) - T0) )); }  # seconds of the call's limit (LIMIT) left
 S=shapes/dsv41_flash_ep4_a8w4.csv; B=build-dev/moetune
-[ -n "${PRE:-}" ] && source $D/$PRE
+for pre in ${PRE:-}; do source $D/$pre; done
 [ -f build-dev/build.ninja ] || cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release > $L/cmake.log 2>&1
 ninja -C build-dev moetune ${TARGETS:-} > $L/build.log 2>&1 || { tail -40 $L/build.log; exit 1; }
 stamp built
