@@ -5,8 +5,9 @@ the _ws loop on the rebased e4m3 copy, all from one tile walk. Each kind takes t
   - the e4m3 workgroups at their compute pace (the _ws loop where the DRAM does not bound it: 4096 tokens) unless
     the DRAM bandwidth left after the FP4 tiles' bytes holds them back.
 Inputs are main's H200 figures of session 45 (docs/results/2026-12-05-h200-f4w-1024/call5_measure_new_*.txt: in
-that call the "new" arm was main); the tile counts are estimates from the routing (96 experts, binomial rows). Prints the model's time for
-q = 0 (every SM on the e4m3 copy), 1, 2, 3 and 4 (every SM on FP4 blocks) beside the measured ends.
+that call the "new" arm was main); the tile counts are estimates from the routing (96 experts, binomial rows).
+Prints the model's time for q = 0 (every SM on the e4m3 copy), 1, 2, 3 and 4 (every SM on FP4 blocks) beside the
+measured ends.
     python3 docs/pending/device/mix_model.py
 """
 SMS = 132
