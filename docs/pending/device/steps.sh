@@ -14,10 +14,12 @@ runtime_test() {
   stamp "runtime_gpu_test rc=$rc"; grep -E "tests passed|FAILED|failed|with expansion" $L/runtime.txt | head -8; return $rc
 }
 # measure_into NAME TOKENS KERNELS [BINARY]: `moetune measure` (this build's, or BINARY) of the kernels KERNELS
-# matches at TOKENS tokens into $L/NAME.txt; prints the verdict and the kernels' lines.
+# matches at TOKENS tokens (with ROUTING, `--routing ROUTING`) into $L/NAME.txt; prints the verdict and the kernels'
+# lines.
 measure_into() {
   local name=$1 m=$2 kernels=$3 bin=${4:-$B}
-  timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 --kernels "$kernels" > $L/$name.txt 2>&1
+  timeout 90 $bin measure --shapes $S --tokens $m --mma fp8 --kernels "$kernels" ${ROUTING:+--routing $ROUTING} \
+    > $L/$name.txt 2>&1
   stamp "$name rc=$?"; grep moetune_moe $L/$name.txt
 }
 # measure_arms TOKS KERNELS [BINARY NAME]: measure_into at each of TOKS (comma-separated) tokens, main's build
