@@ -1,15 +1,12 @@
 # Device call 12 (session 48), from pending-=9 with PRE=old.sh: part 9 (the _ws loop copies a tile's weights
 # evict-first where the tile is its expert's only row tile). The `_ws` gates (bit for bit: the hint changes no
 # value), runtime_gpu_test, then `moetune measure` of KERNELS at each of TOKS (main's build and this one in turn),
-# then scripts/bench_ab.py of main against part 9 at AB_TOKS, alternated twice, with the table of record.
+# then ab.sh (scripts/bench_ab.py of main against part 9 at AB_TOKS, alternated, with the table of record).
 #   PARTS==9 PRE=old.sh KERNELS='regex' TOKS=1024,2048,4096 AB_TOKS=256,512,1024,2048,4096,8192
 #   TARGETS="moe_stage_kernels_test runtime_gpu_test" STEPS=call12.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 gate ws 200 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits,FP8 shared-operand kernels give the same results however many workgroups walk the tiles"
 runtime_test
 wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
 measure_arms "$TOKS" "$KERNELS"
-timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm part9=$B --rounds 2 \
-  --json $OUT/ab.json --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $AB_TOKS --rounds 5 > $L/ab.txt 2>&1
-stamp "bench_ab rc=$?"; cat $OUT/ab.md
+source $D/ab.sh
