@@ -1,8 +1,9 @@
 # Device step (PRE=old.sh): scripts/bench_ab.py of main's build against this one at AB_TOKS, alternated AB_ROUNDS
 # times (default 2), with the table of record; the table to $OUT/ab.md, every run to $OUT/ab.json.
 #   PARTS=... PRE=old.sh AB_TOKS=2048,4096 [AB_ROUNDS=2] TARGETS="" STEPS=ab.sh bash docs/pending/device/p.sh
+source $D/steps.sh
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
-wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+wait_old
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm new=$B \
   --rounds ${AB_ROUNDS:-2} --json $OUT/ab.json --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $AB_TOKS \
   --rounds 5 > $L/ab.txt 2>&1

@@ -24,7 +24,7 @@ gate sort_quant 150 data_gpu_test "[sort],GPU MXFP8 quantisation straight to reb
 part 3 && gate own_rebase 120 moe_stage_kernels_test "warp-specialised _fp8 stage-1 kernels rebase their own rows as mxfp8_rebase does"
 [ "${F4W:-0}" = 1 ] && gate f4w 120 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits"
 runtime_test; RT=$?
-wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+wait_old
 TOK=1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384
 if [ $RT = 0 ]; then
   if [ "${AB:-1}" = 1 ]; then

@@ -3,8 +3,9 @@
 # ROUNDS times in turn, `moetune measure` of KERNELS with six routings (every expert 213-214 rows but the random
 # one's): random and balanced (moetune's), and four files written here (routing_files.py): random ids with weights
 # 1/topk, balanced ids with softmax weights, the balanced ids with the experts permuted (neighbours in the walk no
-# longer share tokens), and blocked ids (an expert's rows in runs of consecutive tokens). The SM clock and the power drawn are sampled (nvidia-smi, 100 ms) during each
-# measurement: the weights scale the rows stage 2 adds, and the H100/H200 clocks fall under their power cap.
+# longer share tokens), and blocked ids (an expert's rows in runs of consecutive tokens). The SM clock and the power
+# drawn are sampled (nvidia-smi, 100 ms) during each measurement: the weights scale the rows stage 2 adds, and the
+# H100/H200 clocks fall under their power cap.
 #   KERNELS='regex' TOKS=4096 [ROUNDS=2] TARGETS="" STEPS=call10.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 python3 $D/routing_files.py 96 5 ${TOKS%%,*} /tmp/routing || exit 1

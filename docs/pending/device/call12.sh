@@ -7,6 +7,6 @@
 source $D/steps.sh
 gate ws 200 moe_stage_kernels_test "FP4 weight blocks give the warp-specialised kernels' bits,FP8 shared-operand kernels give the same results however many workgroups walk the tiles"
 runtime_test
-wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+wait_old
 measure_arms "$TOKS" "$KERNELS"
 source $D/ab.sh

@@ -9,5 +9,5 @@ gate change 300 moe_stage_kernels_test "$GATE"
 # MAKERS: measure_gpu_test's cases (a Catch2 spec), for a change to how the weights are laid out.
 [ -n "${MAKERS:-}" ] && gate makers 120 measure_gpu_test "$MAKERS"
 runtime_test
-wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+wait_old
 measure_arms "${TOKS:-1024,2048}" "$KERNELS"

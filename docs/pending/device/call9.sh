@@ -8,11 +8,8 @@
 #   PARTS==8 PRE=old.sh KERNELS='regex' TOKS=6144,4096,8192 [ROUNDS=2] KERNELS8='regex' TOKS8=1024,2048
 #   TARGETS="" STEPS=call9.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
-  measure_arms "$TOKS8" "$KERNELS8" $B p8
-fi
-wait $OLD_PID; stamp "old built: $(tail -1 $L/build-old.log)"
+wait_old
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then measure_arms "$TOKS8" "$KERNELS8"; fi
 for r in $(seq ${ROUNDS:-2}); do
   for m in ${TOKS//,/ }; do
     for routing in random balanced; do

@@ -22,15 +22,19 @@ measure_into() {
     > $L/$name.txt 2>&1
   stamp "$name rc=$?"; grep moetune_moe $L/$name.txt
 }
-# measure_arms TOKS KERNELS [BINARY NAME]: measure_into at each of TOKS (comma-separated) tokens, main's build
-# (PRE=old.sh, /tmp/old-build) and this one (or BINARY, its files called NAME) in turn; a bucket whose two
-# measurements could outlast the call's LIMIT (under 200 s left) is skipped with a line that says so, so that the
-# logs of those before it come back.
+# measure_arms TOKS KERNELS: measure_into at each of TOKS (comma-separated) tokens, main's build (PRE=old.sh,
+# /tmp/old-build) and this one in turn; a bucket whose two measurements could outlast the call's LIMIT (under 200
+# s left) is skipped with a line that says so, so that the logs of those before it come back.
 measure_arms() {
   local m
   for m in ${1//,/ }; do
     if [ "$(left)" -lt 200 ]; then stamp "measure_arms: $m tokens and after skipped, $(left) s of LIMIT left"; break; fi
     measure_into measure_old_$m $m "$2" /tmp/old-build/moetune
-    measure_into measure_${4:-new}_$m $m "$2" ${3:-$B}
+    measure_into measure_new_$m $m "$2"
   done
+}
+# wait_old: waits for main's build (PRE=old.sh) and says how it went, the first time it is called.
+wait_old() {
+  [ -n "${OLD_WAITED:-}" ] && return
+  wait $OLD_PID; OLD_WAITED=1; stamp "old built: $(tail -1 $L/build-old.log)"
 }
