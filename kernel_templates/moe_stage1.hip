@@ -43,7 +43,7 @@
 __device__ inline float moetune_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS>
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -273,6 +273,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     };
     auto rebased_bases = [&](int e) { return args.w1_scale + (long long)e * n_rows; };
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
+    static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
         // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
@@ -287,9 +288,11 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         auto prepare = [&](int tile, int slot, int p) {
             const int tile_row_tile = tile / n_tiles;
             typename Gemm::Tile next{tile_row_tile * TILE_M < num_valid, row_tables[slot][0], nullptr, nullptr,
-                                     tile % n_tiles * TILE_N};
+                                     tile % n_tiles * TILE_N, false};
             if (!next.valid) return next;
             const int e = args.sorted_expert_ids[tile_row_tile];
+            next.weights_read_once = READ_ONCE && mx_expert_row_tiles_one<TILE_M, TILE_M>(
+                                                      args.sorted_expert_ids, tile_row_tile * TILE_M, num_valid, e);
             next.w = rebased_weights(e);
             next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
@@ -385,6 +388,6 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -28,7 +28,7 @@
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS>
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -196,6 +196,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     };
     auto rebased_bases = [&](int e) { return args.w2_scale + (long long)e * n_rows; };
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
+    static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
@@ -209,9 +210,11 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         auto prepare = [&](int tile, int slot, int p) {
             const int tile_row0 = tile / n_tiles * TILE_M;
             typename Gemm::Tile next{tile_row0 < num_valid, row_tables[slot].act_row, nullptr, nullptr,
-                                     tile % n_tiles * TILE_N};
+                                     tile % n_tiles * TILE_N, false};
             if (!next.valid) return next;
             const int e = args.sorted_expert_ids[tile_row0 / SORT_BM];
+            next.weights_read_once =
+                READ_ONCE && mx_expert_row_tiles_one<TILE_M, SORT_BM>(args.sorted_expert_ids, tile_row0, num_valid, e);
             next.w = rebased_weights(e);
             next.w_base = rebased_bases(e);
             for (int r = p; r < TILE_M; r += Gemm::kProducerThreads)
@@ -315,6 +318,6 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0>(args, moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0>(args, moetune_dynamic_shared);
 }
 #endif

@@ -37,7 +37,19 @@ __device__ inline void mx_mbarrier_arrive_expect_bytes(moetune_u64* barrier, uns
 
 // One bulk copy (the tensor memory accelerator, no tensor map) of `bytes` (a multiple of 16, both
 // addresses 16-byte aligned) from global to shared memory, counted on `barrier` as it lands.
-__device__ inline void mx_bulk_copy(unsigned char* shared, const void* global, unsigned bytes, moetune_u64* barrier) {
+// evict_first: no other copy will read these bytes, so L2 drops them before what is read again.
+__device__ inline void mx_bulk_copy(unsigned char* shared, const void* global, unsigned bytes, moetune_u64* barrier,
+                                    bool evict_first = false) {
+    if (evict_first) {
+        moetune_u64 policy;
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], "
+            "%4;\n" ::"r"(mx_shared_address(shared)),
+            "l"(global), "r"(bytes), "r"(mx_shared_address(barrier)), "l"(policy)
+            : "memory");
+        return;
+    }
     asm volatile(
         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
             mx_shared_address(shared)),

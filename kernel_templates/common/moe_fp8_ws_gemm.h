@@ -142,13 +142,15 @@ struct MxMoeFp8WsGemm {
     // A tile for the producer: rows, the activation row of each tile row (-1 = padding; in shared
     // memory, stored by prepare); w, the expert's rebased weights (rebased_weight_layout.h; with
     // FP4_WEIGHTS its FP4 blocks, fp4_weight_blocks.h); w_base, their bases; n0, the tile's first
-    // weight row. valid false: the tile lies past the sorted rows (the walk ends).
+    // weight row. valid false: the tile lies past the sorted rows (the walk ends). weights_read_once: no
+    // other tile reads this tile's weights (mx_expert_row_tiles_one), so their copies leave L2 first.
     struct Tile {
         bool valid;
         const int* rows;
         const unsigned char* w;
         const unsigned char* w_base;
         int n0;
+        bool weights_read_once;
     };
 
     // Every thread of the workgroup calls it once; it returns when the walk has ended. act: [rows, K]
@@ -235,10 +237,11 @@ private:
                     for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b) {
                         if constexpr (FP4_WEIGHTS)
                             mx_bulk_copy(buffer + kWeightsAt + b * kMxFp4ChunkBytes,
-                                         fp4_block_chunk(next, K, b, k128), kMxFp4ChunkBytes, &sh.full[s]);
+                                         fp4_block_chunk(next, K, b, k128), kMxFp4ChunkBytes, &sh.full[s],
+                                         next.weights_read_once);
                         else
                             mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b),
-                                         kMxRebasedChunkBytes, &sh.full[s]);
+                                         kMxRebasedChunkBytes, &sh.full[s], next.weights_read_once);
                     }
                 }
                 src.copy_rows(buffer, k128, p);

@@ -130,6 +130,26 @@ MOETUNE_HD constexpr bool mx_persistent_tiles(bool wgmma, bool shared_operands, 
     return wgmma && shared_operands && fp8;
 }
 
+// Whether the row tile of TILE_M sorted rows from row0 (row0 < num_valid) is its expert's only one, from the
+// sort's block -> expert table of SORT_BM-row blocks (TILE_M <= SORT_BM, both powers of two: a tile lies in one
+// block). Then no other tile of a walk reads the weights its N tiles copy: the _ws_ro loop copies them evict-first,
+// so that L2 keeps what is read again (the rows, which every N tile of the row tile reads, and stage 2's atomic adds,
+// which a token's other experts repeat). Where an expert has two or more row tiles its weights are read once a row
+// tile, and evict-first lost them between those reads (stage 1 +30 %, stage 2 +17 % at 4096 tokens on the H100,
+// docs/kernel-design.md). Both reads of the table go out together and unconditionally (an index clamped into the
+// table), beside the caller's read of the tile's expert: short-circuit tests made them loads that waited on each
+// other. A kernel of its own (_ro) rather than in every _ws kernel: the producers' choice between two copy
+// instructions alone, never taken, cost the 128 x 256 stage 1 2-3 % at 4096-8192 tokens (H100), where it seldom
+// holds; the tuner keeps _ro where it pays.
+template <int TILE_M, int SORT_BM>
+MOETUNE_HD bool mx_expert_row_tiles_one(const int* sorted_expert_ids, int row0, int num_valid, int expert) {
+    static_assert(TILE_M <= SORT_BM, "a row tile within one sort block");
+    const int after = row0 + TILE_M;
+    const int before_expert = sorted_expert_ids[(row0 > 0 ? row0 - 1 : 0) / SORT_BM];
+    const int after_expert = sorted_expert_ids[(after < num_valid ? after : row0) / SORT_BM];
+    return (row0 == 0 || before_expert != expert) & (after >= num_valid || after_expert != expert);
+}
+
 // The warp-specialised FP8 loop (_ws, moe_fp8_ws_gemm.h; the host's kernels::warp_specialised):
 // consumer warpgroups of 128 rows (two m64 row blocks each; one of 64 rows on a 64-row tile) and one
 // producer warpgroup that copies every chunk. 256-wide tiles: consumer warpgroups of one 64-row block

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -160,5 +161,45 @@ TEST_CASE("swapped wgmma tiles: each warp holds a gate tile and its up tile, eve
             CHECK(mx_swapped_warp_tile<false>(w) == 2 * w);
         }
         CHECK(int(held.size()) == tiles);
+    }
+}
+
+namespace {
+
+// The sort's block -> expert table for experts of `rows` rows each (0: no blocks), SORT_BM-row blocks; returns
+// num_valid (the padded rows).
+int expert_blocks(const std::vector<int>& rows, int sort_bm, std::vector<int>& table) {
+    table.clear();
+    for (int e = 0; e < int(rows.size()); ++e)
+        for (int b = 0; b < (rows[size_t(e)] + sort_bm - 1) / sort_bm; ++b) table.push_back(e);
+    return int(table.size()) * sort_bm;
+}
+
+template <int TILE_M, int SORT_BM>
+void check_only_row_tiles(const std::vector<int>& rows) {
+    std::vector<int> table;
+    const int num_valid = expert_blocks(rows, SORT_BM, table);
+    // What a walk reads: every tile below num_valid reads the weights of its first block's expert.
+    std::vector<int> tiles_of(rows.size(), 0);
+    for (int row0 = 0; row0 < num_valid; row0 += TILE_M) ++tiles_of[size_t(table[size_t(row0 / SORT_BM)])];
+    for (int row0 = 0; row0 < num_valid; row0 += TILE_M) {
+        const int e = table[size_t(row0 / SORT_BM)];
+        INFO("tile_m " << TILE_M << " sort_bm " << SORT_BM << " row0 " << row0 << " expert " << e);
+        CHECK(mx_expert_row_tiles_one<TILE_M, SORT_BM>(table.data(), row0, num_valid, e) == (tiles_of[size_t(e)] == 1));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("a row tile is its expert's only one exactly where no other tile of the walk reads its weights") {
+    const std::vector<int> fixed = {1, 64, 65, 128, 129, 0, 256, 300, 0, 0, 63, 127};
+    std::mt19937 rng(7);
+    std::vector<int> random(96);
+    for (int& r : random) r = int(rng() % 300);
+    for (const auto& rows : {fixed, random}) {
+        check_only_row_tiles<64, 64>(rows);
+        check_only_row_tiles<64, 128>(rows);
+        check_only_row_tiles<128, 128>(rows);
+        check_only_row_tiles<128, 256>(rows);
     }
 }

@@ -374,6 +374,11 @@ KernelConfig with_fp4_weights(KernelConfig c) {
     return c;
 }
 
+KernelConfig with_weights_read_once(KernelConfig c) {
+    c.weights_read_once = true;
+    return c;
+}
+
 // Register-fed FP8 warpgroup products (_wgmma without _smem): one warp per 16 weight rows.
 KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
@@ -577,6 +582,25 @@ TEST_CASE("FP4 weight blocks give the warp-specialised kernels' bits", "[gpu][ke
                                       stage2(64, 256, 128, 8, false, Stage2Mode::reduce, 0)}) {
             INFO(kernels::kernel_name(with_fp4_weights(c)));
             CHECK(run_stage2(with_fp4_weights(c), *p) == run_stage2(with_warp_specialisation(c), *p));
+        }
+    }
+}
+
+// _ro only changes the L2 policy of the weights' bulk copies. In these problems (~9 rows an expert) every row tile
+// is its expert's only one, so every weight copy takes the evict-first form.
+TEST_CASE("weights read once (_ro) give their warp-specialised twins' bits", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    using kernels::Stage2Mode;
+    for (const Problem* p : {&problem(), &spread_scales_problem()}) {
+        for (const KernelConfig& twin : {with_warp_specialisation(stage1(128, 256, 128, 12, false, true)),
+                                         with_fp4_weights(stage1(128, 256, 128, 12, false, false))}) {
+            INFO(kernels::kernel_name(with_weights_read_once(twin)));
+            CHECK(run_stage1(with_weights_read_once(twin), 0, *p).values == run_stage1(twin, 0, *p).values);
+        }
+        for (const KernelConfig& twin : {with_warp_specialisation(stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 0)),
+                                         with_fp4_weights(stage2(128, 256, 128, 12, false, Stage2Mode::reduce, 256))}) {
+            INFO(kernels::kernel_name(with_weights_read_once(twin)));
+            CHECK(run_stage2(with_weights_read_once(twin), *p) == run_stage2(twin, *p));
         }
     }
 }

@@ -161,9 +161,10 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(register_fed == (12 + 3) + (18 + 6));
     // The warp-specialised twins (_ws) of the 128- and 256-row FP8 shared-operand tiles and their
     // 192-wide ones: 10 in stage 1, 13 in stage 2; 256-wide ones of the 64- and 128-row tiles 128
-    // wide: 4 and 6, each also with FP4 weights (_f4w).
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10 + 4 + 4);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13 + 6 + 6);
+    // wide: 4 and 6, each also with FP4 weights (_f4w); of the 128 x 256 ones (2 and 3, each also
+    // _f4w) the read-once twins (_ro).
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10 + 4 + 4 + 2 * 2);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13 + 6 + 6 + 3 * 2);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {
@@ -200,9 +201,11 @@ TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy o
                 ++warp_specialised;
                 CHECK((c.tile_m >= 128 || c.tile_n == 256));
                 CHECK((!c.fp4_weights || c.tile_n == 256));
+                CHECK((!c.weights_read_once || (c.tile_m == 128 && c.tile_n == 256)));
                 KernelConfig plain = c;
                 plain.warp_specialised = false;
                 plain.fp4_weights = false;
+                plain.weights_read_once = false;
                 plain.warps = c.tile_m / 16;
                 plain.tile_n = c.tile_n > 128 ? 128 : c.tile_n;  // 192 and 256 wide: only warp-specialised
                 CHECK(std::find(fp8_shared.begin(), fp8_shared.end(), plain) != fp8_shared.end());

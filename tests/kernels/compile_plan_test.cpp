@@ -68,7 +68,8 @@ TEST_CASE("the DSv4.1 plan fits the CI compile budget") {
     // wgmma tiles 377 + 512; with two wgmma warpgroups side by side on 256-wide tiles 381 + 518; with
     // the occupancy bound on 4-warp register-fed kernels 393 + 539; with FP8 warpgroup products
     // on rebased rows 406 + 562; with register-fed FP8 warpgroup products 406 + 579; the
-    // warp-specialised twins add 10 + 8, their 256-wide tiles 4 + 6, those with FP4 weights 4 + 6).
+    // warp-specialised twins add 10 + 8, their 256-wide tiles 4 + 6, those with FP4 weights 4 + 6, the
+    // read-once twins 4 + 6).
     const CompilePlan plan = plan_compile(dsv41_buckets(), sm90a());
     std::size_t per_stage[2] = {0, 0};
     for (const KernelConfig& c : plan.kernels) ++per_stage[stage_number(c.stage) - 1];

@@ -235,6 +235,27 @@ TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer
     }
 }
 
+TEST_CASE("_ro follows _ws and _f4w: weights read once copied evict-first, a knob of the warp-specialised loop only") {
+    for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_ro_gui_fp8",
+                             "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w12_smem_wgmma_ws_f4w_ro_sbm256"}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->weights_read_once);
+        CHECK(c->warp_specialised);
+        CHECK(kernel_name(*c) == name);
+    }
+    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ro_gui",              // without _ws
+                            "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_ro_f4w_gui",    // order
+                            "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w12_smem_wgmma_ro_ws"}) {  // order
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;

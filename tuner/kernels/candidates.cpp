@@ -103,6 +103,10 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
 // the others lost to their plain twins (docs/kernel-design.md, "The epilogue's cost...").
 // The 128-wide tiles of 64 and 128 rows also 256 wide (consumer warpgroups of one m64n256 block),
 // whose products read the fewest shared-memory bytes a FLOP (moe_fp8_ws_gemm.h).
+// The 128 x 256 ones (with and without _f4w) also copy the weights of an expert's only row tile
+// evict-first (_ro): at 1024-2048 tokens most experts' rows fit one such tile, and that took 1-3 %
+// off stage 1 and 7-8 % off stage 2 (atomic) on the rebased copy, 1-3 % with _f4w, on the H100; at
+// 4096-8192 tokens it lost 1-3 % (docs/kernel-design.md, "L2 between the tiles of a walk").
 // Each twin follows its plain config, so the space keeps its order (FP8 path first).
 void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
     std::vector<KernelConfig> out;
@@ -116,12 +120,18 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
             twin.tile_n = tile_n;
             twin.warps = mx_ws_warps(c.tile_m, tile_n);
             if (config_error(twin) || !warp_grid(twin)) return;
-            out.push_back(twin);
+            auto push = [&](const KernelConfig& k) {
+                out.push_back(k);
+                KernelConfig read_once = k;
+                read_once.weights_read_once = true;
+                if (k.tile_m == 128 && k.tile_n == kMxWsWideN) out.push_back(read_once);
+            };
+            push(twin);
             // The 256-wide tiles (the chosen ones from 1024 tokens) also read FP4 weights and rebase
             // them themselves (_f4w): half the weight bytes where those stages are DRAM-bound.
             KernelConfig fp4 = twin;
             fp4.fp4_weights = true;
-            if (tile_n == kMxWsWideN && !config_error(fp4)) out.push_back(fp4);
+            if (tile_n == kMxWsWideN && !config_error(fp4)) push(fp4);
         };
         if (c.tile_m >= 128) add(c.tile_n);
         if (c.tile_n == 128) {

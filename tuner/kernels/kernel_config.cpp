@@ -136,6 +136,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     }
     if (c.fp4_weights && (!c.warp_specialised || mx_ws_stages(c.tile_m, c.tile_n, true) < 2))
         return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
+    if (c.weights_read_once && !c.warp_specialised) return "ro (weights read once, evict-first) needs ws";
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +

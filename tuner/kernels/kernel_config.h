@@ -83,6 +83,10 @@ struct KernelConfig {
     // e4m3 while their products of the chunk before run (kernel_templates/common/fp4_weight_blocks.h,
     // mx_e2m1_e4m3_lut.h, moe_fp8_ws_gemm.h).                                            token _f4w
     bool fp4_weights = false;
+    // _ws only: where a row tile is its expert's only one, nothing else reads its weights, and the
+    // producers copy them evict-first so that L2 keeps the rows and stage 2's atomic adds
+    // (shared_operand_layout.h, mx_expert_row_tiles_one).                                  token _ro
+    bool weights_read_once = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
