@@ -105,8 +105,9 @@ bool register_fed_wgmma_in_regime(const KernelConfig& c) {
 // whose products read the fewest shared-memory bytes a FLOP (moe_fp8_ws_gemm.h).
 // The 128 x 256 ones (with and without _f4w) also copy the weights of an expert's only row tile
 // evict-first (_ro): at 1024-2048 tokens most experts' rows fit one such tile, and that took 1-3 %
-// off stage 1 and 7-8 % off stage 2 (atomic) on the rebased copy, 1-3 % with _f4w, on the H100; at
-// 4096-8192 tokens it lost 1-3 % (docs/kernel-design.md, "L2 between the tiles of a walk").
+// off stage 1 and 7-8 % off stage 2 (atomic) on the rebased copy and 1-3 % off the _f4w stage 2 on
+// the H100; at 4096-8192 tokens it lost up to 3 % (docs/kernel-design.md, "L2 between the tiles of a
+// walk"). The sweep keeps whichever twin wins.
 // Each twin follows its plain config, so the space keeps its order (FP8 path first).
 void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
     std::vector<KernelConfig> out;
