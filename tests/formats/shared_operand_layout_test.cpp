@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/shared_operand_layout.h"
+#include "data/moe_sorting.h"
 #include "support/catch.hpp"
 
 namespace {
@@ -166,19 +167,22 @@ TEST_CASE("swapped wgmma tiles: each warp holds a gate tile and its up tile, eve
 
 namespace {
 
-// The sort's block -> expert table for experts of `rows` rows each (0: no blocks), SORT_BM-row blocks; returns
-// num_valid (the padded rows).
-int expert_blocks(const std::vector<int>& rows, int sort_bm, std::vector<int>& table) {
-    table.clear();
-    for (int e = 0; e < int(rows.size()); ++e)
-        for (int b = 0; b < (rows[size_t(e)] + sort_bm - 1) / sort_bm; ++b) table.push_back(e);
-    return int(table.size()) * sort_bm;
+// The sort (moe_sorting_cpu, the GPU sort's oracle) of a top-1 routing that gives expert e rows[e] tokens, in
+// SORT_BM-row blocks: the block -> expert table the kernels read, -1 past num_valid.
+moetune::data::SortedRouting sorted_for_rows(const std::vector<int>& rows, int sort_bm) {
+    moetune::data::Routing routing;
+    routing.topk = 1;
+    for (int e = 0; e < int(rows.size()); ++e) routing.ids.insert(routing.ids.end(), size_t(rows[size_t(e)]), e);
+    routing.tokens = int(routing.ids.size());
+    routing.weights.assign(routing.ids.size(), 1.f);
+    return moetune::data::moe_sorting_cpu(routing, int(rows.size()), sort_bm);
 }
 
 template <int TILE_M, int SORT_BM>
 void check_only_row_tiles(const std::vector<int>& rows) {
-    std::vector<int> table;
-    const int num_valid = expert_blocks(rows, SORT_BM, table);
+    const moetune::data::SortedRouting sorted = sorted_for_rows(rows, SORT_BM);
+    const std::vector<int32_t>& table = sorted.sorted_expert_ids;
+    const int num_valid = sorted.num_valid_ids[0];
     // What a walk reads: every tile below num_valid reads the weights of its first block's expert.
     std::vector<int> tiles_of(rows.size(), 0);
     for (int row0 = 0; row0 < num_valid; row0 += TILE_M) ++tiles_of[size_t(table[size_t(row0 / SORT_BM)])];

@@ -121,11 +121,11 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
             twin.tile_n = tile_n;
             twin.warps = mx_ws_warps(c.tile_m, tile_n);
             if (config_error(twin) || !warp_grid(twin)) return;
-            auto push = [&](const KernelConfig& k) {
+            auto push = [&](KernelConfig k) {  // k, and at 128 x 256 its read-once twin after it
                 out.push_back(k);
-                KernelConfig read_once = k;
-                read_once.weights_read_once = true;
-                if (k.tile_m == 128 && k.tile_n == kMxWsWideN) out.push_back(read_once);
+                if (k.tile_m != 128 || k.tile_n != kMxWsWideN) return;
+                k.weights_read_once = true;
+                out.push_back(k);
             };
             push(twin);
             // The 256-wide tiles (the chosen ones from 1024 tokens) also read FP4 weights and rebase
