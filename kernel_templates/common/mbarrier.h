@@ -35,18 +35,25 @@ __device__ inline void mx_mbarrier_arrive_expect_bytes(moetune_u64* barrier, uns
                  : "memory");
 }
 
+// An L2 policy for bulk copies of bytes no other copy will read: L2 drops them before what is read
+// again. Not volatile: it has no side effects, so the compiler creates it once where it is first
+// needed and drops it from the kernels that never hint a copy.
+__device__ inline moetune_u64 mx_l2_evict_first_policy() {
+    moetune_u64 policy;
+    asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+    return policy;
+}
+
 // One bulk copy (the tensor memory accelerator, no tensor map) of `bytes` (a multiple of 16, both
-// addresses 16-byte aligned) from global to shared memory, counted on `barrier` as it lands.
-// evict_first: no other copy will read these bytes, so L2 drops them before what is read again.
+// addresses 16-byte aligned) from global to shared memory, counted on `barrier` as it lands;
+// with `l2_policy` (mx_l2_evict_first_policy) under that L2 cache hint.
 __device__ inline void mx_bulk_copy(unsigned char* shared, const void* global, unsigned bytes, moetune_u64* barrier,
-                                    bool evict_first = false) {
-    if (evict_first) {
-        moetune_u64 policy;
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
+                                    const moetune_u64* l2_policy = nullptr) {
+    if (l2_policy) {
         asm volatile(
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], "
             "%4;\n" ::"r"(mx_shared_address(shared)),
-            "l"(global), "r"(bytes), "r"(mx_shared_address(barrier)), "l"(policy)
+            "l"(global), "r"(bytes), "r"(mx_shared_address(barrier)), "l"(*l2_policy)
             : "memory");
         return;
     }

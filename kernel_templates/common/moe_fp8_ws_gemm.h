@@ -202,6 +202,7 @@ private:
         const int chunks = K / 128;
         int tile = int(blockIdx.x);
         int chunk = 0;  // chunks copied so far, over all tiles: chunk c goes to buffer c % kStages
+        const moetune_u64 evict_first = mx_l2_evict_first_policy();  // for the tiles that read their weights once
         for (int t = 0;; ++t) {
             const int slot = t & 1;
             if (t >= 2) mx_mbarrier_wait(&sh.done[slot], ((t >> 1) - 1) & 1);  // tile t - 2 has left the slot
@@ -232,16 +233,17 @@ private:
                 if (chunk >= kStages) mx_mbarrier_wait(&sh.empty[s], ((chunk / kStages) - 1) & 1);
                 unsigned char* buffer = shared + s * kStageBytes;
                 if (p == 0) {
+                    const moetune_u64* hint = next.weights_read_once ? &evict_first : nullptr;
                     mx_mbarrier_arrive_expect_bytes(&sh.full[s], kWeightBytes);
 #pragma unroll
                     for (int b = 0; b < TILE_N / kMxRebasedBlockRows; ++b) {
                         if constexpr (FP4_WEIGHTS)
                             mx_bulk_copy(buffer + kWeightsAt + b * kMxFp4ChunkBytes,
                                          fp4_block_chunk(next, K, b, k128), kMxFp4ChunkBytes, &sh.full[s],
-                                         next.weights_read_once);
+                                         hint);
                         else
                             mx_bulk_copy(Copy::weight_block_in(buffer, b), src.weight_block(k128, b),
-                                         kMxRebasedChunkBytes, &sh.full[s], next.weights_read_once);
+                                         kMxRebasedChunkBytes, &sh.full[s], hint);
                     }
                 }
                 src.copy_rows(buffer, k128, p);

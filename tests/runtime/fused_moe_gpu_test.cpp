@@ -59,8 +59,9 @@ FusedMoeOptions options() {
 // (w1 and w2 in the e4m3 code from the caller, rows rebased with interleaved words inside run),
 // bucket 256 the warp-specialised kernels on rebased weights (64 x 256, stage 2 atomic) and bucket
 // 512 those that read FP4 weight blocks from the caller and rebase them themselves (_f4w, 128 x 256,
-// stage 2 reduce). Other buckets: the default (whose bf16-path kernels read widened activations,
-// stage 1 writing them fused).
+// stage 2 reduce, copying the weights of an expert's only row tile evict-first: _ro; at 300 tokens an
+// expert's ~75 rows are one such tile). Other buckets: the default (whose bf16-path kernels read
+// widened activations, stage 1 writing them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
 
 // A row's columns from model_dim to us1 (block_m, ksplit 0, us1 empty).
@@ -92,7 +93,7 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
                                  "moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_w12_smem_wgmma_ws,,,0,0,0,,\n" +
                                  key + "512" + shape_with_block_m(128) +
                                  "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w,,,0,0,0,,\n"
+                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w_ro,,,0,0,0,,\n"
                            : std::string());
 }
 
