@@ -76,12 +76,15 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 // Places chunk `chunk`'s entries: moe_sort_scatter of the header comment. chunk_counts:
-// [num_chunks][experts], global or shared memory; shared: 20 bytes per expert of 8-byte aligned
-// shared memory (the host's launches size it: tuner/data_gpu/moe_sorting_gpu.cpp).
-template <int THREADS, int ITEMS>
+// [num_chunks][experts] in global memory; or COUNT_HERE (the one-launch kernel, one chunk) the
+// shared [experts] `histogram`, which this block counts from the entries it loads anyway (one pass
+// over the routing instead of two). shared: 20 bytes per expert of 8-byte aligned shared memory
+// (the host's launches size it: tuner/data_gpu/moe_sorting_gpu.cpp).
+template <int THREADS, int ITEMS, bool COUNT_HERE>
 __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights,
                                       int tokens, int topk, int experts, int block_m, int chunk, int num_chunks,
-                                      const int* chunk_counts, int max_num_tokens_padded, int max_num_m_blocks,
+                                      const int* __restrict__ chunk_counts, int* histogram,
+                                      int max_num_tokens_padded, int max_num_m_blocks,
                                       int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
                                       int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
                                       void* shared) {
@@ -91,10 +94,11 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
     int* expert_start = reinterpret_cast<int*>(group_counts + experts);  // [experts] first position of the segment
     int* expert_count = expert_start + experts;  // [experts] entries of the expert, all chunks
     int* cursor = expert_start + 2 * experts;    // [experts] next position for this chunk's entries
-    __shared__ int scan[THREADS];
+    __shared__ int group_total[THREADS / 32];
 
     const int entries = tokens * topk;
     const int tid = threadIdx.x;
+    const int group = tid / 32, lane = tid % 32;
     const int base = chunk * THREADS * ITEMS;
     // This thread's entries of every round, loaded first so that their latency overlaps steps 1 and 2
     // instead of each round waiting for its own loads (with the rank comparisons step 3 replaced, 640
@@ -109,6 +113,15 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
         round_weights[j] = i < entries ? topk_weights[i] : 0.0f;
     }
     for (int e = tid; e < experts; e += THREADS) group_counts[e] = 0;
+    if constexpr (COUNT_HERE) {
+        for (int e = tid; e < experts; e += THREADS) histogram[e] = 0;
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j)
+            if (round_ids[j] >= 0) atomicAdd(&histogram[round_ids[j]], 1);
+        __syncthreads();
+        chunk_counts = histogram;
+    }
 
     // 1. Each thread owns a contiguous run of experts: totals over all chunks and over the chunks
     //    before this one, then an exclusive scan of the padded totals gives the segment starts.
@@ -127,21 +140,26 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
         cursor[e] = before;
         padded_sum += (total + block_m - 1) / block_m * block_m;
     }
-    scan[tid] = padded_sum;
-    __syncthreads();
-    for (int offset = 1; offset < THREADS; offset *= 2) {
-        const int add = tid >= offset ? scan[tid - offset] : 0;
-        __syncthreads();
-        scan[tid] += add;
-        __syncthreads();
+    // The scan in each 32-lane group by lane shuffles, then across the groups' totals: one barrier
+    // (a scan over all threads through shared memory took 16).
+    int inclusive = padded_sum;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const int up = int(mx_shfl(moetune_u32(inclusive), lane >= offset ? lane - offset : lane));
+        if (lane >= offset) inclusive += up;
     }
-    int start = scan[tid] - padded_sum;
+    if (lane == 31) group_total[group] = inclusive;
+    __syncthreads();
+    int start = inclusive - padded_sum, used = 0;
+    for (int g = 0; g < THREADS / 32; ++g) {
+        const int t = group_total[g];
+        start += g < group ? t : 0;
+        used += t;
+    }
     for (int e = e_begin; e < e_end; ++e) {
         expert_start[e] = start;
         cursor[e] += start;
         start += (expert_count[e] + block_m - 1) / block_m * block_m;
     }
-    const int used = scan[THREADS - 1];
     __syncthreads();
 
     // 2. Block 0: everything that is not a routed entry.
@@ -172,7 +190,6 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
     //    of the expert id) + the round's entries of that expert in the earlier groups (their counts,
     //    one byte per group, written by each group's first lane of the expert). Comparing each entry
     //    with every earlier one of its round took 64 shared-memory reads and ~4 operations per pair.
-    const int group = tid / 32, lane = tid % 32;
     const int id_bits = 32 - __clz(experts);  // expert + 1 (0: no entry) fits in these bits
     for (int j = 0; j < ITEMS; ++j) {
         const int first = base + j * THREADS;
@@ -215,9 +232,9 @@ __global__ void __launch_bounds__(THREADS)
                      float* __restrict__ sorted_weights, int* __restrict__ sorted_expert_ids,
                      int* __restrict__ num_valid_ids) {
     extern __shared__ unsigned long long shared[];  // moe_sort_place's
-    moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, blockIdx.x, num_chunks,
-                                   chunk_counts, max_num_tokens_padded, max_num_m_blocks, sorted_token_ids,
-                                   sorted_weights, sorted_expert_ids, num_valid_ids, shared);
+    moe_sort_place<THREADS, ITEMS, false>(topk_ids, topk_weights, tokens, topk, experts, block_m, blockIdx.x,
+                                          num_chunks, chunk_counts, nullptr, max_num_tokens_padded, max_num_m_blocks,
+                                          sorted_token_ids, sorted_weights, sorted_expert_ids, num_valid_ids, shared);
 }
 
 template <int THREADS, int ITEMS>
@@ -231,10 +248,9 @@ __global__ void __launch_bounds__(THREADS)
     extern __shared__ unsigned long long shared[];
     if (blockIdx.x == 0) {
         int* histogram = reinterpret_cast<int*>(shared + experts) + 3 * experts;
-        moe_sort_histogram<THREADS, ITEMS>(topk_ids, tokens * topk, experts, 0, histogram);
-        moe_sort_place<THREADS, ITEMS>(topk_ids, topk_weights, tokens, topk, experts, block_m, 0, 1, histogram,
-                                       max_num_tokens_padded, max_num_m_blocks, sorted_token_ids, sorted_weights,
-                                       sorted_expert_ids, num_valid_ids, shared);
+        moe_sort_place<THREADS, ITEMS, true>(topk_ids, topk_weights, tokens, topk, experts, block_m, 0, 1, nullptr,
+                                             histogram, max_num_tokens_padded, max_num_m_blocks, sorted_token_ids,
+                                             sorted_weights, sorted_expert_ids, num_valid_ids, shared);
     } else {
         moe_sort_zero(moe_buf, moe_buf_bytes, (unsigned long long)(blockIdx.x - 1) * THREADS + threadIdx.x,
                       (unsigned long long)(gridDim.x - 1) * THREADS);
