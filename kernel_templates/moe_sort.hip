@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(THREADS)
 template <int THREADS, int ITEMS, bool COUNT_HERE>
 __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const float* __restrict__ topk_weights,
                                       int tokens, int topk, int experts, int block_m, int chunk, int num_chunks,
-                                      const int* __restrict__ chunk_counts, int* histogram,
+                                      const int* chunk_counts, int* histogram,
                                       int max_num_tokens_padded, int max_num_m_blocks,
                                       int* __restrict__ sorted_token_ids, float* __restrict__ sorted_weights,
                                       int* __restrict__ sorted_expert_ids, int* __restrict__ num_valid_ids,
