@@ -25,6 +25,8 @@
 //            of weights in flight a warp
 //   WS       (_ws, FP8 _smem_wgmma) the warp-specialised loop: a producer warpgroup copies, consumer
 //            warpgroups of 128 rows (64 at 256 wide) multiply (common/moe_fp8_ws_gemm.h)
+//   MX_ROWS  (_mxr, register-fed _wgmma) the activations as MXFP8 with interleaved words instead of
+//            rebased rows (common/moe_fp8_register_gemm.h)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
@@ -43,7 +45,7 @@
 __device__ inline float moetune_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE>
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE, bool MX_ROWS>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -52,8 +54,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     static_assert(TILE_M % WARPS_M == 0 && WARP_M % 16 == 0, "a warp covers whole 16-row MMA tiles");
     static_assert(TILE_N % WARPS_N == 0 && (SWAPPED || WARP_N % 32 == 0),
                   "a warp covers whole gate/up groups (32 W1 rows)");
-    static_assert(!FUSE_FP8 || (!SWAPPED && WARP_N % 64 == 0),
-                  "fused MXFP8 output needs 32 whole output columns per warp");
+    static_assert(!FUSE_FP8 || (!SWAPPED && WARP_N % 64 == 0) || (WGMMA && !SHARED_OPERANDS),
+                  "fused MXFP8 output needs 32 whole output columns per warp, or the register-fed swapped tiles");
 
     constexpr bool N_FASTEST = mx_n_tiles_fastest(WGMMA, SHARED_OPERANDS);
     // The FP8 shared-operand kernels walk their tiles persistently over a 1-D grid (mx_persistent_tiles).
@@ -266,6 +268,56 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
             }
     };
 
+    // The swapped tiles' fused MXFP8 epilogue (register-fed FP8 products). Warp w holds output
+    // columns 8w..8w+7 of the tile (lane g: column 8w + g), so an MX block's 32 columns are the 4 warps
+    // 4b..4b+3: each row's maximum goes over the warp's 8 lanes of the row (3 swaps), then over the 4
+    // warps through shared memory (one barrier); each thread stores its bytes. With
+    // args.out_interleaved the block's words go in the register-fed kernels' order
+    // (mx_interleaved_source_word): column 8a + g of the block (a = w % 4) is byte g % 4 of word
+    // 2a + g / 4, stored as word a (g < 4) or 4 + a.
+    // warp_max: [TILE_N / 16][TILE_M] floats of shared memory.
+    auto swapped_fp8_epilogue = [&](const auto& gemm, float (*warp_max)[TILE_M]) {
+        const int lane = int(threadIdx.x) & 31;
+        const int g = lane >> 2, t = lane & 3;
+        const float* d = &gemm.acc[0][0][0];
+        const int inter = args.inter_dim;
+        const int col = tile_n0 / 2 + 8 * warp + g;
+        float v[TILE_M / 8][2];
+#pragma unroll
+        for (int j = 0; j < TILE_M / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const int r = 8 * j + 2 * t + c;
+                const int token = token_of_row[r];
+                const long long out_row = (long long)(token < 0 ? 0 : token) * args.topk + slot_of_row[r];
+                // Rounded to bf16 as the unfused path stores it, so both paths quantise the same values.
+                v[j][c] = mx_round_to_bf16(mx_test_break_value(moetune_silu(d[4 * j + c]) * d[4 * j + 2 + c], out_row));
+                float amax = fabsf(v[j][c]);
+                for (int m = 4; m < 32; m *= 2) amax = fmaxf(amax, mx_shfl_xor(amax, m));
+                if (g == 0) warp_max[warp][r] = amax;
+            }
+        __syncthreads();
+        const int first_warp = warp & ~3;
+        const int a = warp & 3;
+        const int byte_in_block = args.out_interleaved ? 4 * ((g < 4 ? 0 : 4) + a) + (g & 3) : 8 * a + g;
+        unsigned char* out = static_cast<unsigned char*>(args.out);
+#pragma unroll
+        for (int j = 0; j < TILE_M / 8; ++j)
+#pragma unroll
+            for (int c = 0; c < 2; ++c) {
+                const int r = 8 * j + 2 * t + c;
+                const int token = token_of_row[r];
+                if (token < 0) continue;
+                float amax = warp_max[first_warp][r];
+#pragma unroll
+                for (int w = 1; w < 4; ++w) amax = fmaxf(amax, warp_max[first_warp + w][r]);
+                const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+                const long long out_row = (long long)token * args.topk + slot_of_row[r];
+                out[out_row * inter + (col - g - 8 * a) + byte_in_block] = mx_quantize_mxfp8_element(v[j][c], scale);
+                if (a == 0 && g == 0) args.out_scale[out_row * (inter / 32) + col / 32] = scale;
+            }
+    };
+
     // Expert e's rebased weight rows [n_rows, K] and their bases (the FP8 shared-operand loops).
     // (FP4_WEIGHTS, the _ws loop: its FP4 blocks, common/fp4_weight_blocks.h.)
     auto rebased_weights = [&](int e) {
@@ -274,6 +326,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     auto rebased_bases = [&](int e) { return args.w1_scale + (long long)e * n_rows; };
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
+    static_assert(!MX_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0), "MXFP8 rows: the register-fed FP8 loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
         // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
@@ -350,13 +403,18 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     } else if constexpr (WGMMA && MMA_PATH == 0) {
         // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): W1 in the e4m3 code as
         // A from registers, a warp's 16 rows the gate and up rows of 8 output columns; the rows rebased
-        // with interleaved words.
-        static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1 && !FUSE_FP8,
-                      "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group, bf16 output");
-        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true> gemm;
+        // (MX_ROWS: MXFP8) with interleaved words; with FUSE_FP8 the fused epilogue above.
+        static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
+                      "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true, MX_ROWS> gemm;
         gemm.start(w, ws, tile_n0, K);
         gemm.run(args.act, args.act_scale, token_of_row, K, dynamic_shared);
-        swapped_epilogue(gemm);
+        if constexpr (FUSE_FP8) {
+            __shared__ float warp_max[TILE_N / 16][TILE_M];
+            swapped_fp8_epilogue(gemm, warp_max);
+        } else {
+            swapped_epilogue(gemm);
+        }
     } else if constexpr (SHARED_OPERANDS) {
         static_assert(MMA_PATH == 1 && WARPS_K == 1 && PIPE == 1, "_smem: bf16 path, one K-group, one chunk a step");
         MxMoeSharedGemm<TILE_M, TILE_N, WARPS_M, WARPS_N, NON_TEMPORAL, WGMMA, true> gemm;
@@ -388,6 +446,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0>(args, moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0>(args,
+                                                                                               moetune_dynamic_shared);
 }
 #endif

@@ -13,6 +13,8 @@
 //   WGMMA without SHARED_OPERANDS, FP8 path: the register-fed FP8 warpgroup products
 //            (common/moe_fp8_register_gemm.h), PIPE chunks of weights in flight a warp
 //   WS       as in stage 1 (common/moe_fp8_ws_gemm.h)
+//   MX_ROWS  (_mxr) as in stage 1: stage 1's output as MXFP8 with interleaved words (what a register-fed
+//            stage 1 with the fused MXFP8 epilogue writes), no rebase between the stages
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/lane_shuffle.h"
@@ -28,7 +30,8 @@
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE>
+          bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE,
+          bool MX_ROWS>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -197,6 +200,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     auto rebased_bases = [&](int e) { return args.w2_scale + (long long)e * n_rows; };
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
+    static_assert(!MX_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0), "MXFP8 rows: the register-fed FP8 loop only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
@@ -274,10 +278,11 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         mx_end_tile_walk();
     } else if constexpr (WGMMA && MMA_PATH == 0) {
         // Register-fed FP8 warpgroup products (common/moe_fp8_register_gemm.h): the weights in the e4m3
-        // code as A from registers, 16 weight rows a warp; the rows rebased with interleaved words.
+        // code as A from registers, 16 weight rows a warp; the rows rebased (MX_ROWS: MXFP8) with interleaved
+        // words.
         static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
-        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, false> gemm;
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, false, MX_ROWS> gemm;
         // Launched to overlap stage 1's end: the weights do not depend on it.
         gemm.start(w, ws, tile_n0, K);
         mx_wait_for_previous_grid();
@@ -318,6 +323,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0>(args, moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0>(args,
+                                                                                               moetune_dynamic_shared);
 }
 #endif

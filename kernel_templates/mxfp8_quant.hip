@@ -5,7 +5,8 @@
 // bytes of mx_quantize_mxfp8_element: tests/gpu/mxfp8_quant_gpu_test.cpp compares them with the CPU's).
 // Used for the activations (bf16 or float hidden states) and for the stage-1 output between the
 // reference stages. One thread per 32-element block: the
-// block's bytes are written as two 16-byte stores. mxfp8_quant_wide writes the same values widened
+// block's bytes are written as two 16-byte stores (INTERLEAVE: each block's words in the order of
+// mx_interleaved_source_word, what the register-fed FP8 kernels reading MXFP8 rows, _mxr, read). mxfp8_quant_wide writes the same values widened
 // instead (the wide layout of common/mx_bf16_widen.h), in one pass where quantising and then widening
 // (mxfp8_widen.hip) took two, and with four threads per block (below).
 #include "common/grid_dependency.h"
@@ -73,7 +74,7 @@ __device__ inline unsigned char mxfp8_quantize_block(const IN* __restrict__ x, u
     return scale;
 }
 
-template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES>
+template <int THREADS, typename IN, bool ROUND_TO_BF16, bool UNIT_SCALES, bool INTERLEAVE>
 __global__ void __launch_bounds__(THREADS)
     mxfp8_quant(const IN* __restrict__ x, unsigned long long blocks, unsigned char* __restrict__ values,
                 unsigned char* __restrict__ scales) {
@@ -84,8 +85,13 @@ __global__ void __launch_bounds__(THREADS)
         mx_aligned_u32x4 words[2];
         scales[b] = mxfp8_quantize_block<IN, ROUND_TO_BF16, UNIT_SCALES>(x, b, aligned, words);
         mx_aligned_u32x4* out = reinterpret_cast<mx_aligned_u32x4*>(values + b * 32);
-        out[0] = words[0];
-        out[1] = words[1];
+        if constexpr (INTERLEAVE) {
+            out[0] = mx_aligned_u32x4{words[0].x, words[0].z, words[1].x, words[1].z};
+            out[1] = mx_aligned_u32x4{words[0].y, words[0].w, words[1].y, words[1].w};
+        } else {
+            out[0] = words[0];
+            out[1] = words[1];
+        }
     }
 }
 

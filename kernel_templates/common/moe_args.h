@@ -23,6 +23,9 @@ struct MoeStage1Args {
     // FUSE_FP8 kernels: when set, the MXFP8 output goes here widened ([M*topk, inter] bf16, wide
     // layout: what such a stage 2 reads) instead of to out / out_scale.
     unsigned short* out_wide;
+    // FUSE_FP8 register-fed kernels: nonzero = each 32-byte block of out in the interleaved word order
+    // (mx_interleaved_source_word) that a register-fed stage 2 reading MXFP8 rows (_mxr) reads.
+    int out_interleaved;
 };
 
 struct MoeStage2Args {

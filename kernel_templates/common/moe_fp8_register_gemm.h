@@ -30,6 +30,14 @@
 // pipeline stops there; four blocks a wait measured slower: their registers cost more warps than the
 // deeper pipeline gave). The activations come in windows of kWindowChunks chunks, two buffers, each window copied (cp.async)
 // while the one before is multiplied; two barriers a window.
+//
+// MX_ROWS (_mxr): the rows are MXFP8 as quantised (e4m3 values with each 32-wide block's e8m0 scale,
+// the words interleaved the same way) instead of rebased: each block's partial sums are multiplied by
+// the token's block scale as well as the weight row's (TILE_M / 2 more multiplies a thread a block, made
+// while the block's products run).
+// Then no pass has to find a row's base over all of K: a register-fed stage 1 with the fused MXFP8
+// epilogue (moe_stage1.hip) writes what this stage 2 reads. The scales of a window are loaded into
+// registers with its copies and turned into floats in shared memory when the window is entered.
 #include "host_device.h"
 #include "memory.h"
 #include "mx_e2m1_code.h"
@@ -37,7 +45,7 @@
 #include "shared_operand_layout.h"
 #include "wgmma_fp8.h"
 
-template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP>
+template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP, bool MX_ROWS = false>
 struct MxMoeFp8RegisterGemm {
     static constexpr int kThreads = TILE_N / 16 * 32;
     static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the products
@@ -50,6 +58,10 @@ struct MxMoeFp8RegisterGemm {
     // windows, and 1024 bytes to align them to the swizzle's period.
     static constexpr int kSharedBytes = 2 * kWindowBytes + 1024;
     static constexpr int kCopyUnits = kWindowBytes / 16 / kThreads;  // 16-byte copies a thread a window
+    // MX_ROWS: a window's scales, one 4-byte word (a chunk's 4 blocks) a row and chunk; the words a thread loads.
+    static constexpr int kScaleWords = MX_ROWS ? (TILE_M * kWindowChunks + kThreads - 1) / kThreads : 0;
+    static constexpr int kWindowBlocks = kWindowChunks * 4;
+    static constexpr int kFactors = MX_ROWS ? kAccumulators : 2;  // a block's factors (run())
 
     // The sums as mma.m16n8 C fragments (the swapped tiles' epilogues read them, moe_stage1.hip and
     // moe_stage2.hip): d[4j + c] row g of weight tile lo, token 8j + 2t + c; d[4j + 2 + c] row g of hi.
@@ -72,7 +84,8 @@ struct MxMoeFp8RegisterGemm {
         for (int s = 0; s < AHEAD; ++s) load_chunk(ring_[s], s);
     }
 
-    // act: [rows, K] rebased e4m3 with interleaved words; act_base: [rows] e8m0; tile_rows: the
+    // act: [rows, K] rebased e4m3 with interleaved words; act_base: [rows] e8m0 (MX_ROWS: act the
+    // MXFP8 values with interleaved words, act_base their scales [rows, K/32]); tile_rows: the
     // activation row of each of the tile's rows (-1 = padding; in shared memory); shared: the
     // dynamic shared memory (kSharedBytes). Every thread of the workgroup calls it, after start.
     __device__ void run(const unsigned char* __restrict__ act, const unsigned char* __restrict__ act_base,
@@ -81,23 +94,31 @@ struct MxMoeFp8RegisterGemm {
         for (int e = 0; e < kAccumulators; ++e) sums[e] = 0.f;
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
-        __shared__ float column_factor[TILE_M];
-        for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
-            column_factor[r] = tile_rows[r] >= 0 ? ldexpf(1.f, int(act_base[tile_rows[r]]) - 121) : 0.f;
+        __shared__ float column_factor[MX_ROWS ? 1 : TILE_M];
+        // MX_ROWS: 2^(scale - 127) of each block of the two windows' rows, [window % 2][block][row] (byte 0
+        // gives 0 instead of 2^-127, as scale_of does: such a block's values are below 2^-118).
+        __shared__ __attribute__((aligned(8))) float block_factor[MX_ROWS ? 2 : 1][kWindowBlocks][TILE_M];
+        if constexpr (!MX_ROWS) {
+            for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
+                column_factor[r] = tile_rows[r] >= 0 ? ldexpf(1.f, int(act_base[tile_rows[r]]) - 121) : 0.f;
+        }
         // The second window's descriptor is the first's plus an offset: an array of the two, indexed by
         // the window's parity at run time, went to local memory (one load a chunk on the products' path).
         const moetune_u64 descriptor = mx_wgmma_descriptor(shared);
-        copy_window(act, tile_rows, K, shared, 0);
+        copy_window(act, act_base, tile_rows, K, shared, 0);
 
         float part[2][kAccumulators];
         moetune_u32 a[2][4];
-        float scale[2][2];
+        // A block's factors: its two weight rows' scales (d[4j + c]: tile lo, d[4j + 2 + c]: tile hi),
+        // MX_ROWS times the scale of each of the thread's tokens (factor e for accumulator e).
+        float factor[2][kFactors];
+        const int t = int(threadIdx.x) & 3;
         // The 4 blocks' products of chunk k128 (ring slot s). Each goes out before the block before
         // it is added into the sums (behind_block: a block's products are still in flight), so the
         // tensor cores run while the sums are updated; the caller waits for the last one.
         auto multiply_chunk = [&](int s, int k128, bool behind_block) {
             const int window = k128 / kWindowChunks, in_window = k128 % kWindowChunks;
-            if (in_window == 0) enter_window(act, tile_rows, K, shared, window);
+            if (in_window == 0) enter_window(act, act_base, tile_rows, K, shared, window, block_factor);
             const moetune_u64 b = descriptor + ((window & 1) * kWindowBytes + in_window * TILE_M * kRowBytes) / 16;
 #pragma unroll
             for (int kb = 0; kb < 4; ++kb) {
@@ -107,15 +128,31 @@ struct MxMoeFp8RegisterGemm {
                 a[p][1] = mx_e2m1_e4m3_decode(hi, 0);
                 a[p][2] = mx_e2m1_e4m3_decode(lo, 1);
                 a[p][3] = mx_e2m1_e4m3_decode(hi, 1);
-                scale[p][0] = scale_of(ring_[s].scale_lo, kb);
-                scale[p][1] = scale_of(ring_[s].scale_hi, kb);
+                const float row_scale[2] = {scale_of(ring_[s].scale_lo, kb), scale_of(ring_[s].scale_hi, kb)};
+                if constexpr (!MX_ROWS) {
+                    factor[p][0] = row_scale[0];
+                    factor[p][1] = row_scale[1];
+                }
                 for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[p][e]);
                 mx_wgmma_fence();
                 mx_wgmma_e4m3_rs_m64k32<TILE_M>(part[p], a[p], b + 2 * kb, 0);
                 mx_wgmma_commit();
+                // MX_ROWS: the factors' products while this block's products run.
+                if constexpr (MX_ROWS) {
+#pragma unroll
+                    for (int j = 0; j < NJ; ++j) {
+                        const float2 f = *reinterpret_cast<const float2*>(
+                            &block_factor[window & 1][in_window * 4 + kb][8 * j + 2 * t]);
+#pragma unroll
+                        for (int h = 0; h < 2; ++h) {
+                            factor[p][4 * j + 2 * h] = row_scale[h] * f.x;
+                            factor[p][4 * j + 2 * h + 1] = row_scale[h] * f.y;
+                        }
+                    }
+                }
                 if (behind_block || kb > 0) {
                     mx_wgmma_wait_one();  // the block before's products are done
-                    retire(sums, part[p ^ 1], a[p ^ 1], scale[p ^ 1]);
+                    retire(sums, part[p ^ 1], a[p ^ 1], factor[p ^ 1]);
                 }
             }
             load_chunk(ring_[s], k128 + AHEAD);
@@ -132,18 +169,20 @@ struct MxMoeFp8RegisterGemm {
 #pragma unroll
             for (int c = 0; c < kPipelineChunks; ++c) multiply_chunk(c % AHEAD, k0 + c, c > 0);
             mx_wgmma_wait_all();
-            retire(sums, part[1], a[1], scale[1]);  // the pipeline's last block (kb 3)
+            retire(sums, part[1], a[1], factor[1]);  // the pipeline's last block (kb 3)
         }
 #pragma unroll
         for (int c = 0; c < kPipelineChunks; ++c) {
             if (full_pipelines_end + c >= k128_count_) break;
             multiply_chunk(c % AHEAD, full_pipelines_end + c, false);
             mx_wgmma_wait_all();
-            retire(sums, part[1], a[1], scale[1]);
+            retire(sums, part[1], a[1], factor[1]);
         }
-        const int t = int(threadIdx.x) & 3;
+        // The weights' e4m3 code is the value times 2^-6 (mx_e2m1_e4m3_decode); the rows' base (or,
+        // MX_ROWS, their block scales, already applied) gives the rest.
 #pragma unroll
-        for (int e = 0; e < kAccumulators; ++e) sums[e] *= column_factor[8 * (e / 4) + 2 * t + (e & 1)];
+        for (int e = 0; e < kAccumulators; ++e)
+            sums[e] *= MX_ROWS ? 64.f : column_factor[8 * (e / 4) + 2 * t + (e & 1)];
 #else
         (void)act, (void)act_base, (void)tile_rows, (void)K, (void)shared;
         mx_wgmma_unavailable();
@@ -169,6 +208,7 @@ private:
     const unsigned char* scales_;   // its row of tile lo's scale word of chunk 0
     int scales_hi_;                 // from there to its row of tile hi's
     int k128_count_;
+    moetune_u32 scale_words_[kScaleWords > 0 ? kScaleWords : 1];  // MX_ROWS: the next window's scales
 
     __device__ void load_chunk(Chunk& c, int k128) const {
         if (k128 >= k128_count_) return;
@@ -192,25 +232,38 @@ private:
         asm volatile("" : "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3])::"memory");
     }
 
-    // sums += a finished block's partial sums times its weight rows' scales (d[4j + c]: tile lo,
-    // d[4j + 2 + c]: tile hi); its A registers stay in place until here.
+    // sums += a finished block's partial sums times its factors (run()); its A registers stay in place
+    // until here.
     __device__ static void retire(float (&sums)[kAccumulators], float (&part)[kAccumulators], moetune_u32 (&a)[4],
-                                  const float (&scale)[2]) {
+                                  const float (&factor)[kFactors]) {
         for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);
         pin(a);
 #pragma unroll
-        for (int e = 0; e < kAccumulators; ++e) sums[e] = fmaf(part[e], scale[(e >> 1) & 1], sums[e]);
+        for (int e = 0; e < kAccumulators; ++e) sums[e] = fmaf(part[e], factor[MX_ROWS ? e : (e >> 1) & 1], sums[e]);
     }
 
     // Before window `window`'s first chunk: once every warp's products of the window before are done,
-    // starts the copies of the next window into their buffer, and waits for this one's.
-    __device__ void enter_window(const unsigned char* act, const int* tile_rows, int K, unsigned char* shared,
-                                 int window) const {
+    // (MX_ROWS) turns this window's scales into factors, starts the copies of the next window into
+    // their buffer, and waits for this one's.
+    __device__ void enter_window(const unsigned char* act, const unsigned char* act_scale, const int* tile_rows, int K,
+                                 unsigned char* shared, int window,
+                                 float (&block_factor)[MX_ROWS ? 2 : 1][kWindowBlocks][TILE_M]) {
         if (window > 0) {
             mx_wgmma_wait_all();
             __syncthreads();
         }
-        copy_window(act, tile_rows, K, shared, window + 1);
+        if constexpr (MX_ROWS) {
+#pragma unroll
+            for (int i = 0; i < kScaleWords; ++i) {
+                const int u = int(threadIdx.x) + i * kThreads;
+                if (u >= TILE_M * kWindowChunks) break;
+                const int r = u / kWindowChunks, c = u % kWindowChunks;
+#pragma unroll
+                for (int kb = 0; kb < 4; ++kb)
+                    block_factor[window & 1][4 * c + kb][r] = mx_float_of(((scale_words_[i] >> (8 * kb)) & 0xFFu) << 23);
+            }
+        }
+        copy_window(act, act_scale, tile_rows, K, shared, window + 1);
         mx_cp_async_wait_group<1>();
         mx_fence_shared_for_async();
         __syncthreads();
@@ -218,9 +271,10 @@ private:
 
     // Starts the copies of window `window`'s chunks (none past K: an empty group) into buffer
     // window % 2: chunk c, token row r, 16-byte unit q at c * TILE_M * 128 + r * 128 + (q ^ r % 8) * 16.
-    // Padding rows are zero-filled without a read.
-    __device__ void copy_window(const unsigned char* act, const int* tile_rows, int K, unsigned char* shared,
-                                int window) const {
+    // Padding rows are zero-filled without a read. MX_ROWS: and loads the window's scale words (row
+    // r, chunk c: word u = r * kWindowChunks + c of the threads' words; 0 for padding and past K).
+    __device__ void copy_window(const unsigned char* act, const unsigned char* act_scale, const int* tile_rows, int K,
+                                unsigned char* shared, int window) {
         const int first = window * kWindowChunks;
         const int chunks = min(kWindowChunks, k128_count_ - first);
         unsigned char* buffer = shared + (window & 1) * kWindowBytes;
@@ -232,6 +286,18 @@ private:
             const int row = tile_rows[r];
             mx_cp_async16(buffer + (c * TILE_M + r) * kRowBytes + (mx_swizzle128_slot(r, q) << 4),
                           act + (long long)(row >= 0 ? row : 0) * K + (first + c) * 128 + q * 16, row >= 0);
+        }
+        if constexpr (MX_ROWS) {
+#pragma unroll
+            for (int i = 0; i < kScaleWords; ++i) {
+                const int u = int(threadIdx.x) + i * kThreads;
+                const int r = u / kWindowChunks, c = u % kWindowChunks;
+                const int row = r < TILE_M ? tile_rows[r] : -1;
+                scale_words_[i] = row >= 0 && c < chunks
+                                      ? mx_load4(reinterpret_cast<const moetune_u32*>(act_scale + (long long)row * (K / 32) +
+                                                                                      (first + c) * 4))
+                                      : 0u;
+            }
         }
         mx_cp_async_commit();
     }

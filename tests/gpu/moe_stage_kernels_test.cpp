@@ -219,19 +219,31 @@ gpu::LaunchShape launch_shape(const kernels::LaunchGeometry& g) {
 
 struct Stage1Out {
     std::vector<float> values;  // [M*topk, inter], dequantised when fused
+    std::vector<uint8_t> bytes, scales;  // as the kernel wrote them (fused: values in its word order)
 };
+
+// What a kernel of config c reads as act and act_scale: m's MXFP8 values and scales, its rebased rows
+// (interleaved for the register-fed kernels) or, for _mxr kernels, its values interleaved.
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> activation_input(const KernelConfig& c, const data::MxfpMatrix& m,
+                                                                       const Rebased& rebased,
+                                                                       const Rebased& interleaved) {
+    if (kernels::reads_mx_rows(c)) return {formats::interleave_mxfp8_words(m.values), m.scales};
+    if (!kernels::reads_rebased_rows(c)) return {m.values, m.scales};
+    const Rebased& r = kernels::reads_interleaved_rows(c) ? interleaved : rebased;
+    return {r.values, r.bases};
+}
 
 // wide_out: a fused kernel writes its output in the wide layout (MoeStage1Args::out_wide), returned
 // in element order. resident: the workgroups of a persistent kernel's grid (0: one a tile).
+// interleaved_out: a fused register-fed kernel writes each block's words interleaved
+// (MoeStage1Args::out_interleaved; values are then not dequantised).
 Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false,
-                     long long resident = 0) {
+                     long long resident = 0, bool interleaved_out = false) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
-    const bool rebased = kernels::reads_rebased_rows(c);
-    const Rebased& rows_in = kernels::reads_interleaved_rows(c) ? p.act_interleaved : p.act_rebased;
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? rows_in.values : p.act.values)),
-        act_scale(std::span<const uint8_t>(rebased ? rows_in.bases : p.act.scales));
+    const auto [act_values, act_scales] = activation_input(c, p.act, p.act_rebased, p.act_interleaved);
+    gpu::DeviceBuffer<uint8_t> act{std::span<const uint8_t>(act_values)}, act_scale{std::span<const uint8_t>(act_scales)};
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act_wide));
     const auto [w1, w1s] = p.weight_input(c);
     gpu::DeviceBuffer<uint8_t> dw1{std::span<const uint8_t>(w1)}, dw1s{std::span<const uint8_t>(w1s)};
@@ -246,7 +258,8 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
                        sorted.num_valid.data(), out.data(), out_scale.data(), p.shape.tokens, p.shape.topk,
                        p.shape.model_dim, p.shape.inter_dim,
                        kernels::reads_wide_activations(c) ? act_wide.data() : nullptr,
-                       wide_out ? out_wide.data() : nullptr};
+                       wide_out ? out_wide.data() : nullptr,
+                       interleaved_out ? 1 : 0};
     gpu::Stream stream;
     module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape, resident)), stream, args);
     stream.synchronize();
@@ -260,6 +273,9 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     r.values.resize(rows * inter);
     if (c.fused_mxfp8_out) {
         const std::vector<uint8_t> scales = out_scale.download();
+        r.bytes = bytes;
+        r.scales = scales;
+        if (interleaved_out) return r;
         for (size_t i = 0; i < r.values.size(); ++i)
             r.values[i] = mx_e4m3fn_to_float(bytes[i]) * mx_e8m0_to_float(scales[i / 32]);
     } else {
@@ -272,10 +288,8 @@ std::vector<float> run_stage2(const KernelConfig& c, const Problem& p = problem(
     std::string entry;
     gpu::Module module = compile_candidate(c, 0, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
-    const bool rebased = kernels::reads_rebased_rows(c);
-    const Rebased& rows = kernels::reads_interleaved_rows(c) ? p.act2_interleaved : p.act2_rebased;
-    gpu::DeviceBuffer<uint8_t> act(std::span<const uint8_t>(rebased ? rows.values : p.act2.values)),
-        act_scale(std::span<const uint8_t>(rebased ? rows.bases : p.act2.scales));
+    const auto [act_values, act_scales] = activation_input(c, p.act2, p.act2_rebased, p.act2_interleaved);
+    gpu::DeviceBuffer<uint8_t> act{std::span<const uint8_t>(act_values)}, act_scale{std::span<const uint8_t>(act_scales)};
     const gpu::DeviceBuffer<uint16_t> act_wide(std::span<const uint16_t>(p.act2_wide));
     const auto [w2, w2s] = p.weight_input(c);
     gpu::DeviceBuffer<uint8_t> dw2{std::span<const uint8_t>(w2)}, dw2s{std::span<const uint8_t>(w2s)};
@@ -384,6 +398,13 @@ KernelConfig with_register_fed_warpgroups(KernelConfig c) {
     c.mma = kernels::MmaPath::fp8;
     c.wgmma = true;
     c.warps = c.tile_n / 16;
+    return c;
+}
+
+// ... reading MXFP8 rows (_mxr) instead of rebased ones.
+KernelConfig with_mx_rows(KernelConfig c) {
+    c = with_register_fed_warpgroups(c);
+    c.mx_rows = true;
     return c;
 }
 
@@ -565,6 +586,65 @@ TEST_CASE("shared-operand kernels match the reference", "[gpu][kernels]") {
             CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
         }
     }
+}
+
+// The register-fed kernels on MXFP8 rows (_mxr: each block's partial sums times the token's block
+// scale, no rebased rows) and the register-fed stage 1's fused MXFP8 epilogue (each block's maximum
+// over 4 warps): 16 and 32 rows, 64..256 weight rows, 2..8 chunks in flight, both stage-2 epilogues,
+// with ordinary and large scales (the latter judged by the row cosine, as above), and over a long K.
+// The fused epilogue quantises what the bf16 kernel writes, as the separate pass does: the same
+// bytes and scales as the host's quantisation of that output, and with out_interleaved the same
+// bytes in the interleaved word order.
+TEST_CASE("register-fed kernels on MXFP8 rows, and their fused MXFP8 epilogue", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    using kernels::Stage2Mode;
+    for (const bool large_scales : {false, true}) {
+        const Problem& p = problem(large_scales);
+        INFO("large scales " << large_scales);
+        for (const KernelConfig& c : {with_mx_rows(stage1(16, 64, 256, 4, true, false)),
+                                      with_mx_rows(stage1(32, 128, 512, 8, false, true)),
+                                      with_mx_rows(stage1(16, 256, 1024, 16, true, false))}) {
+            INFO(kernels::kernel_name(c));
+            const Stage1Out r = run_stage1(c, 0, p);
+            const double tolerance = c.fused_mxfp8_out ? 0.07 : 0.01;
+            if (!large_scales) CHECK(data::mismatch_fraction(p.ref1, r.values, tolerance, tolerance) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim)) < 1e-3);
+        }
+        for (const KernelConfig& c : {with_mx_rows(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)),
+                                      with_mx_rows(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 32)),
+                                      with_mx_rows(stage2(32, 256, 256, 16, false, Stage2Mode::reduce, 0)),
+                                      with_mx_rows(stage2(32, 64, 512, 4, true, Stage2Mode::atomic, 64))}) {
+            INFO(kernels::kernel_name(c));
+            const std::vector<float> out = run_stage2(c, p);
+            if (!large_scales) CHECK(data::mismatch_fraction(p.ref2, out, 0.02, 0.02) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
+        }
+    }
+    const Problem& p = problem();
+    for (const KernelConfig& bf16 : {with_register_fed_warpgroups(stage1(16, 64, 512, 4, true, false)),
+                                     with_register_fed_warpgroups(stage1(32, 128, 256, 8, false, false)),
+                                     with_register_fed_warpgroups(stage1(16, 256, 1024, 16, true, false))}) {
+        KernelConfig fused = bf16;
+        fused.fused_mxfp8_out = true;
+        INFO(kernels::kernel_name(fused));
+        const data::MxfpMatrix quantised =
+            data::quantize_stage1_output(p.shape, run_stage1(bf16, 0, p).values, formats::ActivationScales::mxfp8);
+        const Stage1Out r = run_stage1(fused, 0, p);
+        CHECK(r.bytes == quantised.values);
+        CHECK(r.scales == quantised.scales);
+        const Stage1Out interleaved = run_stage1(fused, 0, p, false, 0, /*interleaved_out=*/true);
+        CHECK(interleaved.bytes == formats::interleave_mxfp8_words(quantised.values));
+        CHECK(interleaved.scales == quantised.scales);
+    }
+    const Problem& long_k = long_k_problem();
+    for (const KernelConfig& c : {with_mx_rows(stage1(16, 64, 256, 4, true, false)),
+                                  with_mx_rows(stage1(16, 64, 1024, 4, true, false))}) {
+        INFO(kernels::kernel_name(c));
+        CHECK(data::relative_l2_difference(long_k.ref1, run_stage1(c, 0, long_k).values) <= 1.8e-3);
+    }
+    const KernelConfig long_k2 = with_mx_rows(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0));
+    INFO(kernels::kernel_name(long_k2));
+    CHECK(data::relative_l2_difference(long_k.ref2, run_stage2(long_k2, long_k)) <= 4e-3);
 }
 
 // The _f4w kernels rebase their FP4 blocks by table in the SM to what the rebased copy holds, bit for

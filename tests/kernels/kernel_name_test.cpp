@@ -256,6 +256,32 @@ TEST_CASE("_ro follows _ws and _f4w: weights read once copied evict-first, a kno
     }
 }
 
+TEST_CASE("_mxr follows _ro: register-fed kernels reading MXFP8 rows; register-fed stage 1 may fuse its MXFP8 output") {
+    for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_mxr_gui",
+                             "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_gui_fp8",
+                             "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_mxr",
+                             "moetune_moe2_afp8_wfp4_bf16_t32x256x256_reduce_w16_nt_wgmma_mxr_sbm64"}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(register_fed_wgmma(*c));
+        CHECK(c->mx_rows == reads_mx_rows(*c));
+        CHECK_FALSE((reads_rebased_rows(*c) && c->mx_rows));
+        CHECK(reads_interleaved_rows(*c) == !c->mx_rows);
+        CHECK(weight_copy(*c) == WeightCopy::e4m3_coded_fp4);
+        CHECK(kernel_name(*c) == name);
+    }
+    for (const char* bad : {"moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr",          // without _wgmma
+                            "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mxr",  // shared operands
+                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr_wgmma"}) {  // order
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;
@@ -344,7 +370,7 @@ TEST_CASE("malformed names are rejected with a reason") {
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_mbf16_smem_gui", "'smem' must come before 'mbf16'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_smem_nt_mbf16_gui", "'nt' must come before 'smem'"},
         {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_wgmma_mbf16_gui", "wgmma without smem (register-fed FP8 products) needs the fp8 path"},
-        {"moetune_moe1_afp8_wfp4_bf16_t16x128x256_nt_wgmma_gui_fp8", "no fused fp8 output"},
+        {"moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_mxr_gui", "mxr (MXFP8 rows) needs register-fed"},
         {"moetune_moe2_afp8_wfp4_bf16_t16x128x128_atomic_nt_wgmma", "tile_k 256, 512 or 1024"},
         {"moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_w4_nt_wgmma", "tile_n / 16 warps"},
         {"moetune_moe2_afp8_wfp4_bf16_t64x128x256_atomic_nt_wgmma", "tile_m 16 or 32"},

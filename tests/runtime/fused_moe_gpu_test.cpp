@@ -60,7 +60,10 @@ FusedMoeOptions options() {
 // bucket 256 the warp-specialised kernels on rebased weights (64 x 256, stage 2 atomic) and bucket
 // 512 those that read FP4 weight blocks from the caller and rebase them themselves (_f4w, 128 x 256,
 // stage 2 reduce, copying the weights of an expert's only row tile evict-first: _ro; at 300 tokens an
-// expert's ~75 rows are one such tile). Other buckets: the default (whose bf16-path kernels read
+// expert's ~75 rows are one such tile); bucket 4 the register-fed kernels on MXFP8 rows, stage 1
+// writing them with its fused epilogue (nothing between the stages), and bucket 2 those kernels in
+// both stages after the quantisation of the hidden states and of stage 1's bf16 output to interleaved
+// MXFP8. Other buckets: the default (whose bf16-path kernels read
 // widened activations, stage 1 writing them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
 
@@ -93,7 +96,13 @@ std::string tuned_table(const gpu::DeviceInfo& d) {
                                  "moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_w12_smem_wgmma_ws,,,0,0,0,,\n" +
                                  key + "512" + shape_with_block_m(128) +
                                  "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w_ro,,,0,0,0,,\n"
+                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w_ro,,,0,0,0,,\n" +
+                                 key + "4" + shape_with_block_m(16) +
+                                 "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w4_nt_wgmma_gui_fp8,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_mxr,,,0,0,0,,\n" +
+                                 key + "2" + shape_with_block_m(16) +
+                                 "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_mxr_gui,,,"
+                                 "moetune_moe2_afp8_wfp4_bf16_t16x64x256_atomic_w4_nt_wgmma_mxr,,,0,0,0,,\n"
                            : std::string());
 }
 
@@ -217,7 +226,7 @@ TEST_CASE("FusedMoe::run matches the reference MoE with the default and with tun
           "[gpu][runtime]") {
     FusedMoe& moe = *setup().moe;
     const bool fp8 = has_fp8_row(gpu::device_info(gpu::current_device()));
-    const std::map<int, bool> tuned_at = {{1, false},   {5, true},  {12, true}, {20, fp8},
+    const std::map<int, bool> tuned_at = {{1, false},   {2, fp8},   {3, fp8},   {5, true},  {12, true}, {20, fp8},
                                           {64, true},   {100, fp8}, {200, fp8}, {300, fp8}};
     moe.prepare(300);
     CHECK(moe.prepared_tokens() == 300);

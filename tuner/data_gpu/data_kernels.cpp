@@ -16,7 +16,7 @@ std::vector<rtc::CompileRequest> DataKernels::requests(const std::string& arch) 
     r.push_back(rtc::template_request("synthetic_weights.hip", {kSynthFp4, kSynthE8m0, kSynthHidden}, arch));
     r.push_back(rtc::template_request(
         "mxfp8_quant.hip",
-        {kQuantF32, kQuantF32Unit, kQuantF32Bf16, kQuantF32Bf16Unit, kQuantBf16, kQuantBf16Unit, kQuantBf16Wide,
+        {kQuantF32, kQuantF32Unit, kQuantF32Bf16, kQuantF32Bf16Unit, kQuantBf16, kQuantBf16Unit, kQuantBf16Interleaved, kQuantBf16Wide,
          kQuantBf16Rebased[0][0], kQuantBf16Rebased[0][1], kQuantBf16Rebased[1][0], kQuantBf16Rebased[1][1]},
         arch));
     r.push_back(rtc::template_request("mxfp8_widen.hip", {kWiden}, arch));

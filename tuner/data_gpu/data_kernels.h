@@ -23,13 +23,15 @@ inline constexpr int kElementwiseThreads = 256;
 inline constexpr const char* kSynthFp4 = "synth_fp4_bytes<256>";
 inline constexpr const char* kSynthE8m0 = "synth_e8m0_bytes<256>";
 inline constexpr const char* kSynthHidden = "synth_hidden<256>";
-// mxfp8_quant<threads, input type, round to bf16 first, unit scales>
-inline constexpr const char* kQuantF32 = "mxfp8_quant<256, float, false, false>";
-inline constexpr const char* kQuantF32Unit = "mxfp8_quant<256, float, false, true>";
-inline constexpr const char* kQuantF32Bf16 = "mxfp8_quant<256, float, true, false>";
-inline constexpr const char* kQuantF32Bf16Unit = "mxfp8_quant<256, float, true, true>";
-inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, false, false>";
-inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true>";
+// mxfp8_quant<threads, input type, round to bf16 first, unit scales, interleaved words>
+inline constexpr const char* kQuantF32 = "mxfp8_quant<256, float, false, false, false>";
+inline constexpr const char* kQuantF32Unit = "mxfp8_quant<256, float, false, true, false>";
+inline constexpr const char* kQuantF32Bf16 = "mxfp8_quant<256, float, true, false, false>";
+inline constexpr const char* kQuantF32Bf16Unit = "mxfp8_quant<256, float, true, true, false>";
+inline constexpr const char* kQuantBf16 = "mxfp8_quant<256, unsigned short, false, false, false>";
+inline constexpr const char* kQuantBf16Unit = "mxfp8_quant<256, unsigned short, false, true, false>";
+// ... with each 32-byte block's words interleaved (the register-fed FP8 kernels reading MXFP8 rows, _mxr).
+inline constexpr const char* kQuantBf16Interleaved = "mxfp8_quant<256, unsigned short, false, false, true>";
 // mxfp8_quant_wide<threads>: bf16 -> MXFP8 (dynamic scales) -> the wide layout, in one pass.
 inline constexpr const char* kQuantBf16Wide = "mxfp8_quant_wide<256>";
 // mxfp8_quant_rebased<threads, groups a thread, interleave>: bf16 -> MXFP8 -> rebased rows, in one pass;

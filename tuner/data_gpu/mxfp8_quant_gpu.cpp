@@ -60,8 +60,10 @@ DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::Devic
 }
 
 void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
-                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream) {
-    enqueue_quantize(kernels.kernel(kernel_names::kQuantBf16), x, blocks, values, scales, stream);
+                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream, bool interleave_words) {
+    using namespace kernel_names;
+    enqueue_quantize(kernels.kernel(interleave_words ? kQuantBf16Interleaved : kQuantBf16), x, blocks, values, scales,
+                     stream);
 }
 
 void enqueue_quantize_mxfp8_bf16_wide(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,

@@ -27,8 +27,11 @@ DeviceMxfpMatrix quantize_mxfp8_gpu(const DataKernels& kernels, const gpu::Devic
 // Enqueues the dynamic-scale quantisation of `blocks` 32-element blocks of bf16 bit patterns into
 // buffers the caller owns (values: 32 bytes per block, scales: 1): allocates nothing, capturable.
 // The activations of libmoetune and the separate quantisation of a bf16 stage-1 output run this.
+// interleave_words: each 32-byte block's words in the order of mx_interleaved_source_word
+// (common/mx_rebase.h), for the register-fed FP8 kernels that read MXFP8 rows (kernels::reads_mx_rows).
 void enqueue_quantize_mxfp8_bf16(const DataKernels& kernels, const uint16_t* x, unsigned long long blocks,
-                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream);
+                                 uint8_t* values, uint8_t* scales, const gpu::Stream& stream,
+                                 bool interleave_words = false);
 
 // The same quantisation written straight in the wide layout (common/mx_bf16_widen.h: 32 bf16 per
 // block), for a consumer that reads only that: what enqueue_quantize_mxfp8_bf16 and then

@@ -12,6 +12,16 @@
 #include "formats/mx_quantize.h"
 
 namespace moetune::formats {
+namespace {
+
+// Where stored byte `to` of interleaved 32-byte blocks comes from: stored word p of a block holds the
+// block's word mx_interleaved_source_word(p).
+std::size_t interleaved_source(std::size_t to) {
+    const int p = int(to % kMxBlock) / 4;
+    return to - to % kMxBlock + std::size_t(4 * mx_interleaved_source_word(p)) + to % 4;
+}
+
+}  // namespace
 
 void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
                   std::span<uint8_t> rebased, std::span<uint8_t> bases, bool interleave_words) {
@@ -25,13 +35,19 @@ void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scal
         const uint8_t base = blocks ? *std::max_element(s, s + blocks) : 0;
         bases[r] = base;
         for (std::size_t to = std::size_t(r) * cols; to < std::size_t(r + 1) * cols; ++to) {
-            // Stored word p of a block holds the block's word mx_interleaved_source_word(p).
-            const int p = int(to % kMxBlock) / 4;
-            const std::size_t from =
-                interleave_words ? to - to % kMxBlock + std::size_t(4 * mx_interleaved_source_word(p)) + to % 4 : to;
+            const std::size_t from = interleave_words ? interleaved_source(to) : to;
             rebased[to] = mx_e4m3_rebase(values[from], int(base) - int(s[(to % cols) / kMxBlock]));
         }
     }
+}
+
+std::vector<uint8_t> interleave_mxfp8_words(std::span<const uint8_t> values) {
+    if (values.size() % kMxBlock != 0)
+        throw std::invalid_argument("interleave_mxfp8_words: " + std::to_string(values.size()) +
+                                    " bytes are not whole 32-byte blocks");
+    std::vector<uint8_t> out(values.size());
+    for (std::size_t to = 0; to < out.size(); ++to) out[to] = values[interleaved_source(to)];
+    return out;
 }
 
 namespace {

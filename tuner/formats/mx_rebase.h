@@ -3,6 +3,7 @@
 // writes, bit for bit, and what the tests check the FP8 warpgroup-product kernels' input against.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace moetune::formats {
 
@@ -11,6 +12,10 @@ namespace moetune::formats {
 // the order of mx_interleaved_source_word (the register-fed FP8 kernels').
 void rebase_mxfp8(std::span<const uint8_t> values, std::span<const uint8_t> scales, int rows, int cols,
                   std::span<uint8_t> rebased, std::span<uint8_t> bases, bool interleave_words = false);
+
+// MXFP8 values [rows, cols] (cols a multiple of 32) with each 32-byte block's words in the order of
+// mx_interleaved_source_word, the register-fed FP8 kernels' (what they read as MXFP8 rows, _mxr).
+std::vector<uint8_t> interleave_mxfp8_words(std::span<const uint8_t> values);
 
 // Weights in the kernel layout (formats::WeightLayout::mma_k128: coded values [rows/8][K/128][512
 // bytes], scales [rows, K/32]) -> rebased rows [rows, K] e4m3fn, element (row, k) at

@@ -43,12 +43,15 @@ bool reads_wide_activations(const KernelConfig& c) {
 
 bool register_fed_wgmma(const KernelConfig& c) { return c.wgmma && !c.shared_operands; }
 
-bool reads_rebased_rows(const KernelConfig& c) { return c.mma == MmaPath::fp8 && c.wgmma; }
+// The FP8 warpgroup kernels' products carry no per-block activation scale but the register-fed ones' with _mxr.
+bool reads_rebased_rows(const KernelConfig& c) { return c.mma == MmaPath::fp8 && c.wgmma && !c.mx_rows; }
 
 bool reads_interleaved_rows(const KernelConfig& c) { return reads_rebased_rows(c) && register_fed_wgmma(c); }
 
+bool reads_mx_rows(const KernelConfig& c) { return c.mx_rows; }
+
 WeightCopy weight_copy(const KernelConfig& c) {
-    if (!reads_rebased_rows(c)) return WeightCopy::coded_fp4;
+    if (c.mma != MmaPath::fp8 || !c.wgmma) return WeightCopy::coded_fp4;
     if (c.fp4_weights) return WeightCopy::fp4_blocks;
     return register_fed_wgmma(c) ? WeightCopy::e4m3_coded_fp4 : WeightCopy::rebased_e4m3;
 }
@@ -137,6 +140,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     if (c.fp4_weights && (!c.warp_specialised || mx_ws_stages(c.tile_m, c.tile_n, true) < 2))
         return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
     if (c.weights_read_once && !c.warp_specialised) return "ro (weights read once, evict-first) needs ws";
+    if (c.mx_rows && !register_fed_wgmma(c)) return "mxr (MXFP8 rows) needs register-fed FP8 products (wgmma without smem)";
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +
@@ -153,9 +157,9 @@ std::optional<std::string> config_error(const KernelConfig& c) {
                "and a whole weight vector per thread (tile_n >= tile_m / 2)";
     if (register_fed_wgmma(c)) {
         if (c.mma != MmaPath::fp8 || (c.tile_m != 16 && c.tile_m != 32) || c.tile_n % 64 != 0 ||
-            c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk || c.fused_mxfp8_out)
+            c.warps != c.tile_n / 16 || c.k_warps != 1 || c.tile_k < 2 * kKChunk)
             return "wgmma without smem (register-fed FP8 products) needs the fp8 path, tile_m 16 or 32, tile_n a "
-                   "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256, 512 or 1024, no fused fp8 output";
+                   "multiple of 64 and tile_n / 16 warps, no K-groups, tile_k 256, 512 or 1024";
     } else if (c.wgmma && !c.warp_specialised && !wgmma_tile_builds(c))
         return "wgmma needs smem, tile_n 64, 128 or 256 and warpgroups of 64 rows: tile_m 64, 128 or 256 with tile_m / "
                "16 warps, or tile_m / 8 for two warpgroups side by side on 256-wide tiles; or swapped (tile_m 16 or "

@@ -87,6 +87,12 @@ struct KernelConfig {
     // producers copy them evict-first so that L2 keeps the rows and stage 2's atomic adds
     // (shared_operand_layout.h, mx_expert_row_tiles_one).                                  token _ro
     bool weights_read_once = false;
+    // Register-fed FP8 products only: the activations as MXFP8 (e4m3 values with each 32-wide block's
+    // e8m0 scale, the words interleaved as for rebased rows) instead of rebased rows; each block's
+    // partial sums take the token's block scale as well as the weight row's. A register-fed stage 1
+    // with the fused MXFP8 epilogue writes what such a stage 2 reads: no pass between the stages
+    // (kernel_templates/common/moe_fp8_register_gemm.h).                                 token _mxr
+    bool mx_rows = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
@@ -116,8 +122,8 @@ int stage_number(Stage s);  // 1 or 2
 bool reads_wide_activations(const KernelConfig& c);
 // Whether a kernel is register-fed FP8 warpgroup products (_wgmma without _smem, FP8 path;
 // kernel_templates/common/moe_fp8_register_gemm.h): the FP4 weights decoded in registers as the A
-// operand, the tile's 16 or 32 rows as B (stage 1: bf16 output, quantised by a separate pass; a
-// fused MXFP8 epilogue across the 4 warps of each MX block measured no faster).
+// operand, the tile's 16 or 32 rows as B (stage 1: bf16 output quantised by a separate pass, or with
+// _fp8 an MXFP8 epilogue across the 4 warps of each MX block).
 bool register_fed_wgmma(const KernelConfig& c);
 
 // Whether a kernel reads its activations rebased (kernel_templates/common/mx_rebase.h: e4m3 values
@@ -126,6 +132,9 @@ bool register_fed_wgmma(const KernelConfig& c);
 // 32-byte block's words interleaved (0, 2, 4, 6, 1, 3, 5, 7: the k order of their fragments).
 bool reads_rebased_rows(const KernelConfig& c);
 bool reads_interleaved_rows(const KernelConfig& c);
+// Whether a kernel reads its activations as MXFP8 with each 32-byte block's words interleaved (_mxr):
+// the values as act, the block scales as act_scale.
+bool reads_mx_rows(const KernelConfig& c);
 
 // The copy of the expert weights a kernel reads as w and w_scale. All are made from the same logical
 // weights, once, like the kernel layout (the library's caller gives those its plans need).

@@ -114,7 +114,12 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              s.model_dim,
                              s.inter_dim,
                              io.act_wide,
-                             fused ? io.wide_out : nullptr};
+                             fused ? io.wide_out : nullptr,
+                             io.out_interleaved ? 1 : 0};
+    if (io.out_interleaved && (io.wide_out || io.rebased_out || (fused && !kernels::register_fed_wgmma(stage.config))))
+        throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                    ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
+                                    "_fp8 kernel or the quantisation of a bf16 output");
     stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
     const int rows = s.tokens * s.topk;
     if (fused) {
@@ -130,7 +135,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
     else if (io.rebased_out)
         data::enqueue_quantize_mxfp8_bf16_rebased(data_kernels, io.bf16_out, rows, s.inter_dim, io.rebased_out,
                                                   io.rebased_out_base, stream, io.rebased_out_interleaved);
-    else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream);
+    else data::enqueue_quantize_mxfp8_bf16(data_kernels, io.bf16_out, blocks, io.out, io.out_scale, stream, io.out_interleaved);
 }
 
 void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const data::DeviceSortedRouting& sorted,

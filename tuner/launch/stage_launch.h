@@ -16,6 +16,11 @@
 //                     _wgmma kernels' rows are interleaved (kernels::reads_interleaved_rows). Such a
 //                     kernel also reads the weights' copy it needs (kernels::weight_copy; made once,
 //                     like the kernel layout)
+//   MXFP8 rows        a register-fed kernel that reads MXFP8 rows (kernels::reads_mx_rows) reads act and
+//                     act_scale with each block's words interleaved: the library quantises the hidden
+//                     states so, and stage 1 writes out so for such a stage 2 (out_interleaved: a
+//                     register-fed _fp8 kernel's epilogue, or the quantisation of its bf16 output);
+//                     nothing runs between a register-fed _fp8 stage 1 and such a stage 2
 //   stage 2, atomic   zeroing the output (AITER's moe_buf.zero_()), then the kernel's atomic adds;
 //                     the library zeroes it in the sort instead (Stage2Buffers::out_zeroed), as
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
@@ -66,6 +71,8 @@ struct Stage1Buffers {
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
+    // out with each 32-byte block's words interleaved (stage 2 reads MXFP8 rows, kernels::reads_mx_rows).
+    bool out_interleaved = false;
     // Set when stage 2 reads the wide layout: bf16 [M*topk, inter], what stage 2 reads then, and
     // then the only output (out / out_scale are left as they are).
     uint16_t* wide_out = nullptr;

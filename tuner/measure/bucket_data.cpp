@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "data/routing.h"
+#include "formats/mx_rebase.h"
 #include "data_gpu/moe_sorting_gpu.h"
 #include "data_gpu/mxfp8_quant_gpu.h"
 #include "data_gpu/mxfp8_widen_gpu.h"
@@ -68,6 +69,17 @@ const data::DeviceRebasedMatrix& BucketData::rebased_input(int stage, bool inter
         it = made.emplace(std::pair{interleave_words, copy}, data::rebase_mxfp8_gpu(kernels_, mxfp8, stream_, interleave_words))
                  .first;
         stream_.synchronize();
+    }
+    return it->second;
+}
+
+const data::DeviceMxfpMatrix& BucketData::interleaved_input(int stage, int copy) {
+    const data::DeviceMxfpMatrix& mxfp8 = input(stage, copy);  // checks stage, makes the copy
+    auto it = interleaved_inputs_[stage - 1].find(copy);
+    if (it == interleaved_inputs_[stage - 1].end()) {
+        data::MxfpMatrix host = data::download(mxfp8);
+        host.values = formats::interleave_mxfp8_words(host.values);
+        it = interleaved_inputs_[stage - 1].emplace(copy, data::upload(host)).first;
     }
     return it->second;
 }

@@ -47,6 +47,8 @@ public:
     // The same input rebased, for kernels that read rebased rows (kernels::reads_rebased_rows), with
     // interleaved words when they read them so: made from input(stage, copy) at first use.
     const data::DeviceRebasedMatrix& rebased_input(int stage, bool interleave_words, int copy = 0);
+    // The same input with each 32-byte block's words interleaved (kernels::reads_mx_rows), the same scales.
+    const data::DeviceMxfpMatrix& interleaved_input(int stage, int copy = 0);
 
     // moe_sorting of the routing with this block size.
     const data::DeviceSortedRouting& sorted(int block_m);
@@ -69,6 +71,7 @@ private:
     std::deque<data::DeviceMxfpMatrix> input_copies_[2];  // copies 1, 2, ...; a deque keeps references stable
     std::map<int, gpu::DeviceBuffer<uint16_t>> wide_inputs_[2];  // by copy
     std::map<std::pair<bool, int>, data::DeviceRebasedMatrix> rebased_inputs_[2];  // by (interleaved, copy)
+    std::map<int, data::DeviceMxfpMatrix> interleaved_inputs_[2];                   // by copy
 };
 
 }  // namespace moetune::measure

@@ -63,7 +63,8 @@ std::size_t CandidateLaunch::Input::bytes() const {
 
 CandidateLaunch::Input CandidateLaunch::input_of(int copy) const {
     const int stage = kernels::stage_number(stage_.config.stage);
-    Input in{.mxfp8 = &bucket_.input(stage, copy)};
+    Input in{.mxfp8 = kernels::reads_mx_rows(stage_.config) ? &bucket_.interleaved_input(stage, copy)
+                                                             : &bucket_.input(stage, copy)};
     if (kernels::reads_wide_activations(stage_.config)) in.wide = &bucket_.wide_input(stage, copy);
     if (kernels::reads_rebased_rows(stage_.config))
         in.rebased = &bucket_.rebased_input(stage, kernels::reads_interleaved_rows(stage_.config), copy);

@@ -196,7 +196,8 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
         data::enqueue_quantize_mxfp8_bf16_rebased(*data_kernels, hidden, a.tokens, shape.model_dim, ws.act_rebased.data(),
                                                   ws.act_base.data(), stream, kernels::reads_interleaved_rows(p.configs.stage1));
     else
-        data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream);
+        data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream,
+                                          kernels::reads_mx_rows(p.configs.stage1));
     stream.wait(sorted_event);
 
     const bool stage2_wide_in = kernels::reads_wide_activations(p.configs.stage2);
@@ -217,6 +218,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .bf16_out = ws.stage1_bf16.data(),
                             .out = ws.stage1_out.data(),
                             .out_scale = ws.stage1_out_scale.data(),
+                            .out_interleaved = kernels::reads_mx_rows(p.configs.stage2),
                             .wide_out = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
                             .rebased_out = stage2_rebased_in ? ws.stage1_rebased.data() : nullptr,
                             .rebased_out_base = stage2_rebased_in ? ws.stage1_base.data() : nullptr,

@@ -1,3 +1,4 @@
+# (Moved from docs/pending/device after it ran: session 51, call 1 of docs/results/2026-12-06-h100-mx-rows.)
 # Device call 21 (prepared in session 50, not yet run): pending part 2's two few-token modes measured apart. Part 2
 # both lets stage 1 find its rows in the routing (no wait for the sort) and lets stage 2 quantise stage 1's bf16
 # output itself (no pass between the stages); together they were 3-10 % slower at 1-8 tokens (session 40).
