@@ -37,6 +37,7 @@
 #include "common/moe_shared_gemm.h"
 #include "common/mx_bf16_widen.h"
 #include "common/mx_types.h"
+#include "common/routed_rows.h"
 #include "common/test_break.h"
 #include "common/tile_walk.h"
 
@@ -64,18 +65,17 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     mx_test_break_entry();
     // Stage 2 may start on the SMs this grid's last wave leaves idle (it waits for this grid's output).
     mx_allow_next_grid();
+    // The register-fed FP8 tiles given the routing (args.topk_ids: the library at a few tokens) find
+    // their rows and expert in it (common/routed_rows.h) and start their weights' loads before they
+    // wait for the previous kernel; the others wait first.
+    constexpr bool kRegisterFed = WGMMA && MMA_PATH == 0 && !SHARED_OPERANDS;
+    const bool routed = kRegisterFed && args.topk_ids != nullptr;
     // Launched to overlap the activation quantisation (library path): everything below reads it or the sort.
-    mx_wait_for_previous_grid();
+    if (!routed) mx_wait_for_previous_grid();
     const int n_tiles = int(2LL * args.inter_dim / TILE_N);
     const int tile = int(blockIdx.x);  // PERSISTENT: the walk's first tile, N tiles fastest
     const int row_tile = PERSISTENT ? tile / n_tiles : mx_row_tile<N_FASTEST>();
     const int row0 = row_tile * TILE_M;
-    const int num_valid = args.num_valid_ids[0];
-    if (row0 >= num_valid) {
-        if constexpr (PERSISTENT) mx_end_tile_walk();
-        return;
-    }
-    const int expert = args.sorted_expert_ids[row_tile];
     const int tile_n0 = (PERSISTENT ? tile % n_tiles : mx_n_tile<N_FASTEST>()) * TILE_N;
 
     // Stage 1 reads activation row `token`: the token table is the activation-row table. A
@@ -85,13 +85,32 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     __shared__ int walk_next;
     int* token_of_row = row_tables[0][0];
     int* slot_of_row = row_tables[0][1];
-    // (The warp-specialised loop's producers walk the tiles and load their rows themselves.)
-    if constexpr (!WS) {
-        if constexpr (PERSISTENT) {
-            if (threadIdx.x == 0) walk_next = mx_take_tile();
+    int expert = -1;
+    int num_valid = 0;  // (the persistent walks')
+    if constexpr (kRegisterFed) {
+        if (routed)
+            expert = mx_routed_rows<TILE_M, TILE_M>(
+                args.topk_ids, args.tokens * args.topk, args.experts, row0,
+                [&](int r) { token_of_row[r] = -1, slot_of_row[r] = args.topk; },
+                [&](int r, int i) { token_of_row[r] = i / args.topk, slot_of_row[r] = i % args.topk; });
+    }
+    if (routed) {
+        if (expert < 0) return;  // past the sorted rows
+    } else {
+        num_valid = args.num_valid_ids[0];
+        if (row0 >= num_valid) {
+            if constexpr (PERSISTENT) mx_end_tile_walk();
+            return;
         }
-        mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
-        __syncthreads();
+        expert = args.sorted_expert_ids[row_tile];
+        // (The warp-specialised loop's producers walk the tiles and load their rows themselves.)
+        if constexpr (!WS) {
+            if constexpr (PERSISTENT) {
+                if (threadIdx.x == 0) walk_next = mx_take_tile();
+            }
+            mx_load_sorted_rows<TILE_M>(args.sorted_token_ids, row0, args.tokens, token_of_row, slot_of_row);
+            __syncthreads();
+        }
     }
 
     const int K = args.model_dim;
@@ -408,6 +427,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
         MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true, MX_ROWS> gemm;
         gemm.start(w, ws, tile_n0, K);
+        if (routed) mx_wait_for_previous_grid();  // the activations (the weights and the routing are inputs)
         gemm.run(args.act, args.act_scale, token_of_row, K, dynamic_shared);
         if constexpr (FUSE_FP8) {
             __shared__ float warp_max[TILE_N / 16][TILE_M];

@@ -3,6 +3,10 @@
 // launches them (tuner/measure, the library), so both sides see one layout. Pointers and ints only:
 // the struct is passed by value as the kernel's single parameter.
 
+// The most routing entries (tokens * topk) a stage-1 kernel finds its rows in itself
+// (MoeStage1Args::topk_ids, common/routed_rows.h): each thread passes over them twice.
+constexpr int kMxRoutedEntriesMax = 64;
+
 struct MoeStage1Args {
     const unsigned char* act;        // [M, model_dim] e4m3fn
     const unsigned char* act_scale;  // [M, model_dim/32] e8m0
@@ -26,6 +30,11 @@ struct MoeStage1Args {
     // FUSE_FP8 register-fed kernels: nonzero = each 32-byte block of out in the interleaved word order
     // (mx_interleaved_source_word) that a register-fed stage 2 reading MXFP8 rows (_mxr) reads.
     int out_interleaved;
+    // The register-fed FP8 kernels: when set ([M, topk] expert ids, M * topk <= kMxRoutedEntriesMax),
+    // the kernel finds its tile's rows and expert here (common/routed_rows.h) instead of in the sort,
+    // which it then does not read. `experts`: the local experts E (ids outside [0, E) are dropped).
+    const int* topk_ids;
+    int experts;
 };
 
 struct MoeStage2Args {

@@ -6,6 +6,9 @@
 // widened on the host (formats::widen_mxfp8). The measurement harness checks the full candidate space
 // at DSv4.1 size; this test pins the kernels' arithmetic.
 #include <initializer_list>
+#include <map>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -93,17 +96,19 @@ void spread_scales(std::vector<uint8_t>& scales) {
 // weight scales are 2^9 larger (bytes 128..132, most above 128) and the activation scales 2^16
 // (quantised hidden states have bytes ~120, so ~136, above 134, and the stage-1 outputs more):
 // the values that take the exact widening paths (mx_bf16_widen.h). With spread_weight_scales the
-// weights' scales are spread_scales'.
+// weights' scales are spread_scales'. routing: the random one of the seed where none is given.
 struct Problem {
-    Problem(const data::MoeShape& moe, bool large_scales, bool spread_weight_scales = false)
+    Problem(const data::MoeShape& moe, bool large_scales, bool spread_weight_scales = false,
+            std::optional<data::Routing> given = {})
         : shape(moe),
           weights(make_weights(moe, large_scales, spread_weight_scales)),
-          act(make_acts(moe, large_scales)) {}
+          act(make_acts(moe, large_scales)),
+          routing(given ? std::move(*given) : data::random_routing(moe.tokens, moe.experts, moe.topk, kSeed)) {}
 
     data::MoeShape shape;
     data::MoeWeights weights;
     data::MxfpMatrix act;
-    data::Routing routing = data::random_routing(shape.tokens, shape.experts, shape.topk, kSeed);
+    data::Routing routing;
     std::vector<float> ref1 = data::reference_stage1(shape, act, weights, routing);
     data::MxfpMatrix act2 = data::quantize_stage1_output(shape, ref1, formats::ActivationScales::mxfp8);
     std::vector<float> ref2 = data::reference_stage2(shape, act2, weights, routing);
@@ -189,6 +194,28 @@ const Problem& long_k_problem() {
     return p;
 }
 
+// A few tokens, as the register-fed stage-1 kernels see them at the decode buckets: one token, and
+// 24 (48 routed rows) whose first slots all go to expert 3 (two 16-row sort blocks, the second
+// half padding) and second slots to experts 0, 1, 2, 4, 5 in turn (6 and 7 get none).
+const Problem& few_tokens_problem(int tokens) {
+    auto make = [](int m) {
+        const data::MoeShape shape{.tokens = m, .model_dim = kShape.model_dim, .inter_dim = kShape.inter_dim,
+                                   .experts = kShape.experts, .topk = kShape.topk};
+        if (m == 1) return std::make_unique<Problem>(shape, false);
+        data::Routing r{m, shape.topk, {}, {}};
+        for (int t = 0; t < m; ++t) {
+            const int second = t % 5;
+            r.ids.insert(r.ids.end(), {3, second < 3 ? second : second + 1});
+            r.weights.insert(r.weights.end(), {0.75f, 0.25f});
+        }
+        return std::make_unique<Problem>(shape, false, false, std::move(r));
+    };
+    static std::map<int, std::unique_ptr<Problem>> made;
+    auto& p = made[tokens];
+    if (!p) p = make(tokens);
+    return *p;
+}
+
 struct Sorted {
     gpu::DeviceBuffer<int32_t> ids, experts, num_valid;
     gpu::DeviceBuffer<float> weights;
@@ -236,9 +263,10 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> activation_input(const Ker
 // wide_out: a fused kernel writes its output in the wide layout (MoeStage1Args::out_wide), returned
 // in element order. resident: the workgroups of a persistent kernel's grid (0: one a tile).
 // interleaved_out: a fused register-fed kernel writes each block's words interleaved
-// (MoeStage1Args::out_interleaved; values are then not dequantised).
+// (MoeStage1Args::out_interleaved; values are then not dequantised). routed: the kernel is given the
+// routing's ids and finds its rows there (MoeStage1Args::topk_ids).
 Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p = problem(), bool wide_out = false,
-                     long long resident = 0, bool interleaved_out = false) {
+                     long long resident = 0, bool interleaved_out = false, bool routed = false) {
     std::string entry;
     gpu::Module module = compile_candidate(c, test_break, entry);
     Sorted sorted(p, kernels::sort_block_m(c));
@@ -253,13 +281,16 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     out_scale.fill_bytes(0xFF);
     gpu::DeviceBuffer<uint16_t> out_wide(wide_out ? rows * inter : 0);
     out_wide.fill_bytes(0xFF);
+    const gpu::DeviceBuffer<int32_t> topk_ids{std::span<const int32_t>(p.routing.ids)};
 
     MoeStage1Args args{act.data(), act_scale.data(), dw1.data(), dw1s.data(), sorted.ids.data(), sorted.experts.data(),
                        sorted.num_valid.data(), out.data(), out_scale.data(), p.shape.tokens, p.shape.topk,
                        p.shape.model_dim, p.shape.inter_dim,
                        kernels::reads_wide_activations(c) ? act_wide.data() : nullptr,
                        wide_out ? out_wide.data() : nullptr,
-                       interleaved_out ? 1 : 0};
+                       interleaved_out ? 1 : 0,
+                       routed ? topk_ids.data() : nullptr,
+                       p.shape.experts};
     gpu::Stream stream;
     module.kernel(entry).launch(launch_shape(kernels::launch_geometry(c, p.shape, resident)), stream, args);
     stream.synchronize();
@@ -645,6 +676,26 @@ TEST_CASE("register-fed kernels on MXFP8 rows, and their fused MXFP8 epilogue", 
     const KernelConfig long_k2 = with_mx_rows(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 0));
     INFO(kernels::kernel_name(long_k2));
     CHECK(data::relative_l2_difference(long_k.ref2, run_stage2(long_k2, long_k)) <= 4e-3);
+}
+
+// Given the routing, the register-fed stage-1 kernels find their rows themselves (routed_rows.h, the
+// library at a few tokens) and write what they write from the sort, bit for bit: every row of the
+// output is written (it starts as NaN) and lands where the sort puts it; bf16 and fused MXFP8 output.
+TEST_CASE("register-fed stage-1 kernels given the routing write what they write from the sort", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    for (const int tokens : {1, 24}) {
+        const Problem& p = few_tokens_problem(tokens);
+        for (const KernelConfig& c : {with_register_fed_warpgroups(stage1(16, 64, 512, 4, true, false)),
+                                      with_register_fed_warpgroups(stage1(32, 128, 256, 8, false, false)),
+                                      with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, true))}) {
+            INFO(kernels::kernel_name(c) << " at " << tokens << " tokens");
+            const Stage1Out sorted = run_stage1(c, 0, p);
+            const Stage1Out routed = run_stage1(c, 0, p, false, 0, false, /*routed=*/true);
+            CHECK(routed.values == sorted.values);
+            CHECK(routed.bytes == sorted.bytes);
+            CHECK(data::worst_row_cosine_difference(p.ref1, sorted.values, size_t(p.shape.inter_dim)) < 1e-3);
+        }
+    }
 }
 
 // The _f4w kernels rebase their FP4 blocks by table in the SM to what the rebased copy holds, bit for

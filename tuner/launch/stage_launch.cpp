@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "common/moe_args.h"
@@ -9,6 +10,7 @@
 #include "data_gpu/mxfp8_rebase_gpu.h"
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
+#include "gpu/event.h"
 #include "kernels/kernel_name.h"
 #include "kernels/launch_geometry.h"
 #include "kernels/resource_model.h"
@@ -89,9 +91,20 @@ StageLaunch::StageLaunch(const kernels::KernelConfig& config, const gpu::Kernel&
       shape(shape),
       grid(to_launch_shape(kernels::launch_geometry(config, shape, resident_workgroups(config, kernel)))) {}
 
+bool finds_rows_in_routing(const StageLaunch& stage) {
+    const long long entries = 1LL * stage.shape.tokens * stage.shape.topk;
+    return stage.config.stage == kernels::Stage::gate_up && kernels::register_fed_wgmma(stage.config) &&
+           entries <= kMxRoutedEntriesMax && entries <= kernels::threads_per_block(stage.config);
+}
+
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,
                     const data::DeviceSortedRouting& sorted, const Stage1Buffers& io, const gpu::Stream& stream) {
     require_wide_input(stage, io.act_wide);
+    if (io.topk_ids && !finds_rows_in_routing(stage))
+        throw std::invalid_argument(kernels::kernel_name(stage.config) + " does not find its rows in the routing at " +
+                                    std::to_string(stage.shape.tokens) + " tokens (enqueue_stage1: topk_ids given)");
+    if (!io.topk_ids && io.sort_done)
+        throw std::invalid_argument("enqueue_stage1: sort_done is for a kernel given the routing (topk_ids)");
     if (!io.rebased_out != !io.rebased_out_base)
         throw std::invalid_argument("enqueue_stage1: rebased_out and rebased_out_base are given together or not at all");
     const data::MoeShape& s = stage.shape;
@@ -115,12 +128,15 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              s.inter_dim,
                              io.act_wide,
                              fused ? io.wide_out : nullptr,
-                             io.out_interleaved ? 1 : 0};
+                             io.out_interleaved ? 1 : 0,
+                             io.topk_ids,
+                             s.experts};
     if (io.out_interleaved && (io.wide_out || io.rebased_out || (fused && !kernels::register_fed_wgmma(stage.config))))
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
                                     "_fp8 kernel or the quantisation of a bf16 output");
     stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
+    if (io.sort_done) stream.wait(*io.sort_done);
     const int rows = s.tokens * s.topk;
     if (fused) {
         // A row's base spans the N tiles of its workgroups: rebased after the kernel.

@@ -26,6 +26,9 @@
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
 //                     separate zeroing, so it is at worst a little pessimistic
 //   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
+//   routed rows       at a few tokens a register-fed FP8 stage 1 may be given the routing and find its
+//                     rows in it (finds_rows_in_routing): the library lets it start before the sort
+//                     ends; the tuner's measurements give it the sort, as every other kernel
 // Everything is enqueued on one stream into buffers the caller owns: nothing is allocated, so a
 // sequence can be captured in a graph.
 #include <cstdint>
@@ -84,6 +87,14 @@ struct Stage1Buffers {
     // The kernel may start while the stream's previous kernel (the activation quantisation)
     // finishes (gpu::LaunchShape::overlap_previous); it waits for it before reading anything.
     bool overlap_previous = false;
+    // Where finds_rows_in_routing(stage): the routing's expert ids ([M, topk]), from which the kernel
+    // finds its tile's rows and expert itself (MoeStage1Args::topk_ids) and then starts its weights'
+    // loads before it waits for the previous kernel; it reads nothing of `sorted`, so the sort need
+    // not have finished when it is enqueued. `sort_done` (the event recorded after the sort on another
+    // stream) is then waited for after the kernel, before what follows it: stage 2 reads the sort
+    // before it waits for the kernel before it (Stage2Buffers::overlap_previous).
+    const int* topk_ids = nullptr;
+    const gpu::Event* sort_done = nullptr;
 };
 
 // Device buffers of stage 2 for M = shape.tokens.
@@ -108,6 +119,11 @@ struct Stage2Buffers {
     // before stage 1 started. Ignored when a zeroing of out comes between.
     bool overlap_previous = false;
 };
+
+// Whether a stage-1 kernel can find its tile's rows in the routing itself (Stage1Buffers::topk_ids;
+// kernel_templates/common/routed_rows.h): the register-fed FP8 kernels, with at most
+// kMxRoutedEntriesMax routed rows and no more than the workgroup's threads.
+bool finds_rows_in_routing(const StageLaunch& stage);
 
 // `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,

@@ -36,6 +36,11 @@
 namespace moetune {
 namespace {
 
+// The most routing entries at which a register-fed stage 1 finds its rows in the routing (run()):
+// on the H100 one and two tokens of top-5 gained 1.4 and 0.9 us against the same kernels waiting for
+// the sort, four tokens lost 0.1 and eight 3.0 (docs/results/2026-12-06-h100-mx-rows, call 1).
+constexpr int kRoutedRowsUpTo = 16;
+
 gpu::DeviceInfo current_device_info() {
     if (const std::string why = gpu::unavailable_reason(); !why.empty())
         throw std::runtime_error("FusedMoe: no usable GPU: " + why);
@@ -198,11 +203,17 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     else
         data::enqueue_quantize_mxfp8_bf16(*data_kernels, hidden, act_blocks, ws.act.data(), ws.act_scale.data(), stream,
                                           kernels::reads_mx_rows(p.configs.stage1));
-    stream.wait(sorted_event);
 
     const bool stage2_wide_in = kernels::reads_wide_activations(p.configs.stage2);
     const bool stage2_rebased_in = kernels::reads_rebased_rows(p.configs.stage2);
     const launch::StageLaunch stage1(p.configs.stage1, stage_kernels.kernel(p.configs.stage1), shape);
+    // At one to three tokens a register-fed stage 1 finds its rows in the routing: it need not wait for
+    // the sort (one kernel less on the critical path), only what follows it does. Past 16 routing
+    // entries the kernel's own placement (a pass over the entries for each) costs more than the wait
+    // (docs/kernel-design.md, "Routed rows").
+    const bool routed = overlap_launches && launch::finds_rows_in_routing(stage1) &&
+                        a.tokens * shape.topk <= kRoutedRowsUpTo;
+    if (!routed) stream.wait(sorted_event);
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
                            {.act = ws.act.data(),
                             .act_scale = ws.act_scale.data(),
@@ -223,7 +234,9 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .rebased_out = stage2_rebased_in ? ws.stage1_rebased.data() : nullptr,
                             .rebased_out_base = stage2_rebased_in ? ws.stage1_base.data() : nullptr,
                             .rebased_out_interleaved = kernels::reads_interleaved_rows(p.configs.stage2),
-                            .overlap_previous = overlap_launches},
+                            .overlap_previous = overlap_launches,
+                            .topk_ids = routed ? a.topk_ids : nullptr,
+                            .sort_done = routed ? &sorted_event : nullptr},
                            stream);
 
     const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
