@@ -62,6 +62,10 @@ struct MxMoeFp8RegisterGemm {
     static constexpr int kScaleWords = MX_ROWS ? (TILE_M * kWindowChunks + kThreads - 1) / kThreads : 0;
     static constexpr int kWindowBlocks = kWindowChunks * 4;
     static constexpr int kFactors = MX_ROWS ? kAccumulators : 2;  // a block's factors (run())
+    // MX_ROWS: 2^(scale - 127) of each block of the two windows' rows, [window % 2][block][row] (byte 0
+    // gives 0 instead of 2^-127, as scale_of does: such a block's values are below 2^-118); one float
+    // without MX_ROWS.
+    using BlockFactors = float[MX_ROWS ? 2 : 1][MX_ROWS ? kWindowBlocks : 1][MX_ROWS ? TILE_M : 1];
 
     // The sums as mma.m16n8 C fragments (the swapped tiles' epilogues read them, moe_stage1.hip and
     // moe_stage2.hip): d[4j + c] row g of weight tile lo, token 8j + 2t + c; d[4j + 2 + c] row g of hi.
@@ -95,9 +99,7 @@ struct MxMoeFp8RegisterGemm {
 #if MOETUNE_WGMMA_AVAILABLE
         shared += (1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023;
         __shared__ float column_factor[MX_ROWS ? 1 : TILE_M];
-        // MX_ROWS: 2^(scale - 127) of each block of the two windows' rows, [window % 2][block][row] (byte 0
-        // gives 0 instead of 2^-127, as scale_of does: such a block's values are below 2^-118).
-        __shared__ __attribute__((aligned(8))) float block_factor[MX_ROWS ? 2 : 1][kWindowBlocks][TILE_M];
+        __shared__ __attribute__((aligned(8))) BlockFactors block_factor;
         if constexpr (!MX_ROWS) {
             for (int r = int(threadIdx.x); r < TILE_M; r += kThreads)
                 column_factor[r] = tile_rows[r] >= 0 ? ldexpf(1.f, int(act_base[tile_rows[r]]) - 121) : 0.f;
@@ -246,8 +248,7 @@ private:
     // (MX_ROWS) turns this window's scales into factors, starts the copies of the next window into
     // their buffer, and waits for this one's.
     __device__ void enter_window(const unsigned char* act, const unsigned char* act_scale, const int* tile_rows, int K,
-                                 unsigned char* shared, int window,
-                                 float (&block_factor)[MX_ROWS ? 2 : 1][kWindowBlocks][TILE_M]) {
+                                 unsigned char* shared, int window, BlockFactors& block_factor) {
         if (window > 0) {
             mx_wgmma_wait_all();
             __syncthreads();
