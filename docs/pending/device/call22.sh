@@ -11,13 +11,9 @@ if [ "${MX_GATES:-1}" != 0 ]; then
 fi
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
-# The register-fed rows (16- and 32-row tiles up to 256 tokens): stage 1 _fp8, stage 2 _mxr.
-awk -F, 'BEGIN{OFS=","} NR>1 && $3<=256 {sub(/_nt_wgmma_gui$/, "_nt_wgmma_gui_fp8", $18); sub(/_nt_wgmma$/, "_nt_wgmma_mxr", $21)} {print}' $TB > $MX
+mx_rows_table $TB $MX
 grep -c "_mxr" $MX
-arm() {  # arm NAME TABLE: /tmp/arm_NAME runs this build's command with --tuned TABLE
-  printf '#!/bin/sh\ncmd=$1; shift; exec %s "$cmd" --tuned %s "$@"\n' "$(realpath $B)" "$(realpath -m $2)" > /tmp/arm_$1; chmod +x /tmp/arm_$1
-}
-arm table $TB; arm mx $MX
+table_arm table $B $TB; table_arm mx $B $MX
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm table=/tmp/arm_table --arm mx=/tmp/arm_mx \
   --rounds ${MX_ROUNDS:-3} --json $OUT/mx_ab.json --markdown $OUT/mx_ab.md -- --shapes $S \
   --tokens ${MX_TOKS:-1,2,4,8,16,32,64,128,256} --rounds 5 > $L/mx_ab.txt 2>&1

@@ -11,11 +11,8 @@ for m in ${MX_TOKS:-1 2 8 32}; do
 done
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
-awk -F, 'BEGIN{OFS=","} NR>1 && $3<=256 {sub(/_nt_wgmma_gui$/, "_nt_wgmma_gui_fp8", $18); sub(/_nt_wgmma$/, "_nt_wgmma_mxr", $21)} {print}' $TB > $MX
-arm() {
-  printf '#!/bin/sh\ncmd=$1; shift; exec %s "$cmd" --tuned %s "$@"\n' "$(realpath $B)" "$(realpath -m $2)" > /tmp/arm_$1; chmod +x /tmp/arm_$1
-}
-arm table $TB; arm mx $MX
+mx_rows_table $TB $MX
+table_arm table $B $TB; table_arm mx $B $MX
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm table=/tmp/arm_table --arm mx=/tmp/arm_mx \
   --rounds ${MX_ROUNDS:-4} --json $OUT/mx_ab.json --markdown $OUT/mx_ab.md -- --shapes $S \
   --tokens ${MX_AB_TOKS:-1,2} --rounds 5 > $L/mx_ab.txt 2>&1

@@ -8,12 +8,9 @@ gate routed 300 moe_stage_kernels_test "register-fed stage-1 kernels given the r
 runtime_test
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
-awk -F, 'BEGIN{OFS=","} NR>1 && $3<=256 {sub(/_nt_wgmma_gui$/, "_nt_wgmma_gui_fp8", $18); sub(/_nt_wgmma$/, "_nt_wgmma_mxr", $21)} {print}' $TB > $MX
-arm() {  # arm NAME BINARY TABLE
-  printf '#!/bin/sh\ncmd=$1; shift; exec %s "$cmd" --tuned %s "$@"\n' "$(realpath $2)" "$(realpath -m $3)" > /tmp/arm_$1; chmod +x /tmp/arm_$1
-}
+mx_rows_table $TB $MX
 wait_old
-arm main /tmp/old-build/moetune $TB; arm routed $B $TB; arm routed_mx $B $MX
+table_arm main /tmp/old-build/moetune $TB; table_arm routed $B $TB; table_arm routed_mx $B $MX
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm main=/tmp/arm_main --arm routed=/tmp/arm_routed \
   --arm routed_mx=/tmp/arm_routed_mx --rounds ${R_ROUNDS:-3} --json $OUT/routed_ab.json --markdown $OUT/routed_ab.md \
   -- --shapes $S --tokens ${R_TOKS:-1,2,4,8} --rounds 5 > $L/routed_ab.txt 2>&1

@@ -38,3 +38,14 @@ wait_old() {
   [ -n "${OLD_WAITED:-}" ] && return
   wait $OLD_PID; OLD_WAITED=1; stamp "old built: $(tail -1 $L/build-old.log)"
 }
+# table_arm NAME BINARY TABLE: /tmp/arm_NAME, an arm for bench_ab.py that runs BINARY's command with --tuned TABLE.
+table_arm() {
+  printf '#!/bin/sh\ncmd=$1; shift; exec %s "$cmd" --tuned %s "$@"\n' "$(realpath $2)" "$(realpath -m $3)" > /tmp/arm_$1
+  chmod +x /tmp/arm_$1
+}
+# mx_rows_table FROM TO: table FROM with its register-fed rows (1-256 tokens) made stage 1 _fp8 + stage 2 _mxr
+# (MXFP8 rows: nothing between the stages; docs/kernel-design.md "MXFP8 rows") written to TO.
+mx_rows_table() {
+  awk -F, 'BEGIN{OFS=","} NR>1 && $3<=256 {sub(/_nt_wgmma_gui$/, "_nt_wgmma_gui_fp8", $18); sub(/_nt_wgmma$/, "_nt_wgmma_mxr", $21)} {print}' \
+    $1 > $2
+}
