@@ -109,6 +109,10 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
         throw std::invalid_argument("enqueue_stage1: rebased_out and rebased_out_base are given together or not at all");
     const data::MoeShape& s = stage.shape;
     const bool fused = stage.config.fused_mxfp8_out;
+    if (io.out_interleaved && (io.wide_out || io.rebased_out || (fused && !kernels::register_fed_wgmma(stage.config))))
+        throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                    ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
+                                    "_fp8 kernel or the quantisation of a bf16 output");
     void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
     const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
     const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded,
@@ -131,10 +135,6 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              io.out_interleaved ? 1 : 0,
                              io.topk_ids,
                              s.experts};
-    if (io.out_interleaved && (io.wide_out || io.rebased_out || (fused && !kernels::register_fed_wgmma(stage.config))))
-        throw std::invalid_argument(kernels::kernel_name(stage.config) +
-                                    ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
-                                    "_fp8 kernel or the quantisation of a bf16 output");
     stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
     if (io.sort_done) stream.wait(*io.sort_done);
     const int rows = s.tokens * s.topk;

@@ -4,7 +4,7 @@
 # then bench_ab.py: main with the table of record, this tree with it, and this tree with call22.sh's MXFP8-rows table.
 #   PRE=old.sh REVERSE=docs/pending/device/session51_code.patch TARGETS="moe_stage_kernels_test runtime_gpu_test" STEPS=call24.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-gate routed 300 moe_stage_kernels_test "register-fed stage-1 kernels given the routing*,register-fed kernels on MXFP8 rows*"
+gate routed 300 moe_stage_kernels_test "register-fed stage-1 kernels given the routing*,the register-fed stage 1*,shared-operand kernels match the reference"
 runtime_test
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
