@@ -33,20 +33,29 @@ struct alignas(16) moe_sort_word4 {
 
 __device__ inline bool moe_sort_valid_expert(int e, int experts) { return e >= 0 && e < experts; }
 
-// The per-expert histogram of entries [base, base + THREADS*ITEMS) into `histogram` (shared
-// memory, [experts]); ends with a barrier, so every thread may read all of it.
+// This thread's expert ids of the ITEMS rounds of entries [base, base + THREADS*ITEMS) (round j: entry
+// base + j*THREADS + threadIdx.x), all loaded before any is used; -1 past the entries and for an id
+// outside [0, experts).
 template <int THREADS, int ITEMS>
-__device__ inline void moe_sort_histogram(const int* __restrict__ topk_ids, int entries, int experts, int base,
-                                          int* histogram) {
+__device__ inline void moe_sort_load_ids(const int* __restrict__ topk_ids, int entries, int experts, int base,
+                                         int (&ids)[ITEMS]) {
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+        const int i = base + j * THREADS + int(threadIdx.x);
+        const int e = i < entries ? topk_ids[i] : -1;
+        ids[j] = moe_sort_valid_expert(e, experts) ? e : -1;
+    }
+}
+
+// The per-expert histogram of the block's ids (moe_sort_load_ids) into `histogram` (shared memory,
+// [experts]); ends with a barrier, so every thread may read all of it.
+template <int THREADS, int ITEMS>
+__device__ inline void moe_sort_histogram(const int (&ids)[ITEMS], int experts, int* histogram) {
     for (int e = threadIdx.x; e < experts; e += THREADS) histogram[e] = 0;
     __syncthreads();
-    for (int j = 0; j < ITEMS; ++j) {
-        const int i = base + j * THREADS + threadIdx.x;
-        if (i < entries) {
-            const int e = topk_ids[i];
-            if (moe_sort_valid_expert(e, experts)) atomicAdd(&histogram[e], 1);
-        }
-    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j)
+        if (ids[j] >= 0) atomicAdd(&histogram[ids[j]], 1);
     __syncthreads();
 }
 
@@ -68,7 +77,9 @@ __global__ void __launch_bounds__(THREADS)
     extern __shared__ int histogram[];  // [experts]
     const int chunk = blockIdx.x;
     if (chunk < num_chunks) {
-        moe_sort_histogram<THREADS, ITEMS>(topk_ids, entries, experts, chunk * THREADS * ITEMS, histogram);
+        int ids[ITEMS];
+        moe_sort_load_ids<THREADS, ITEMS>(topk_ids, entries, experts, chunk * THREADS * ITEMS, ids);
+        moe_sort_histogram<THREADS, ITEMS>(ids, experts, histogram);
         for (int e = threadIdx.x; e < experts; e += THREADS) chunk_counts[chunk * experts + e] = histogram[e];
     }
     moe_sort_zero(moe_buf, moe_buf_bytes, (unsigned long long)blockIdx.x * THREADS + threadIdx.x,
@@ -105,21 +116,15 @@ __device__ inline void moe_sort_place(const int* __restrict__ topk_ids, const fl
     // entries took 16.8 us on the H200; 6.9 with both changes).
     int round_ids[ITEMS];
     float round_weights[ITEMS];
+    moe_sort_load_ids<THREADS, ITEMS>(topk_ids, entries, experts, base, round_ids);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) {
         const int i = base + j * THREADS + tid;
-        const int e = i < entries ? topk_ids[i] : -1;
-        round_ids[j] = moe_sort_valid_expert(e, experts) ? e : -1;
         round_weights[j] = i < entries ? topk_weights[i] : 0.0f;
     }
     for (int e = tid; e < experts; e += THREADS) group_counts[e] = 0;
     if constexpr (COUNT_HERE) {
-        for (int e = tid; e < experts; e += THREADS) histogram[e] = 0;
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < ITEMS; ++j)
-            if (round_ids[j] >= 0) atomicAdd(&histogram[round_ids[j]], 1);
-        __syncthreads();
+        moe_sort_histogram<THREADS, ITEMS>(round_ids, experts, histogram);
         chunk_counts = histogram;
     }
 
