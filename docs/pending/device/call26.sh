@@ -1,0 +1,26 @@
+# Device call 26 (session 52), for an H200: the sort's gate (data_gpu_test "[sort]"), then the table of record's
+# one-token row made the MXFP8-rows pair (register-fed _fp8 stage 1 + _mxr stage 2) if bench_ab.py finds the pair
+# faster there (pair_row.py; us1 / us2 from `moetune measure`, mx_rows_space.patch putting the pair in the device
+# copy's space), then the figures of record with that table: `moetune bench` of all 15 buckets, peer_torch.py and
+# plot_bench.py. The gpu label goes in a call of its own (call2.sh) on the same warm machine.
+#   PRE=mx_space.sh TARGETS="data_gpu_test" STEPS=call26.sh bash docs/pending/device/p.sh
+source $D/steps.sh
+gate sort 120 data_gpu_test "[sort]" || true
+TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
+MX=$L/mx_rows_table.csv
+mx_rows_table $TB $MX
+table_arm table $B $TB; table_arm mx $B $MX
+timeout 150 python3 scripts/bench_ab.py --arm table=/tmp/arm_table --arm mx=/tmp/arm_mx --rounds ${PAIR_ROUNDS:-5} \
+  --json $L/pair_ab.json --markdown $OUT/pair_ab.md -- --shapes $S --tokens 1 --rounds 5 > $L/pair_ab.txt 2>&1
+stamp "bench_ab rc=$?"; cat $OUT/pair_ab.md
+measure_into measure_s1_1 1 'moe1_.*_t16x64x512_w4_nt_wgmma_gui(_fp8)?$'
+measure_into measure_s2_1 1 'moe2_.*_t16x128x256_atomic_nt_wgmma(_mxr)?$'
+python3 $D/pair_row.py $L/pair_ab.json $L/measure_s1_1.txt $L/measure_s2_1.txt $TB $OUT/tuned.csv; stamp "pair_row rc=$?"
+timeout 200 $B bench --shapes $S --tuned $OUT/tuned.csv --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
+  --rounds 5 --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
+LEFT=$(left)
+if [ $LEFT -gt 40 ]; then
+  timeout $(( LEFT - 10 )) python3 scripts/peer_torch.py --shapes $S --json $OUT/peer.json > $L/peer.txt 2>&1; stamp "peer rc=$?"
+  python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $L/bench.md > $L/plot.txt 2>&1; stamp "plot rc=$?"
+  cat $L/bench.md
+fi
