@@ -2,8 +2,8 @@
 # one-token row made the MXFP8-rows pair (register-fed _fp8 stage 1 + _mxr stage 2) if bench_ab.py finds the pair
 # faster there (pair_row.py; us1 / us2 from `moetune measure`, mx_rows_space.patch putting the pair in the device
 # copy's space), then the figures of record with that table: `moetune bench` of all 15 buckets, peer_torch.py and
-# plot_bench.py. The gpu label goes in a call of its own (call2.sh) on the same warm machine.
-#   PRE=mx_space.sh TARGETS="data_gpu_test" STEPS=call26.sh bash docs/pending/device/p.sh
+# plot_bench.py (FULL=0: not those). The gpu label goes in a call of its own (call2.sh) on the same warm machine.
+#   PRE=mx_space.sh TARGETS="data_gpu_test" [FULL=0] STEPS=call26.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 gate sort 120 data_gpu_test "[sort]" || true
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
@@ -16,6 +16,7 @@ stamp "bench_ab rc=$?"; cat $OUT/pair_ab.md
 measure_into measure_s1_1 1 'moe1_.*_t16x64x512_w4_nt_wgmma_gui(_fp8)?$'
 measure_into measure_s2_1 1 'moe2_.*_t16x128x256_atomic_nt_wgmma(_mxr)?$'
 python3 $D/pair_row.py $L/pair_ab.json $L/measure_s1_1.txt $L/measure_s2_1.txt $TB $OUT/tuned.csv; stamp "pair_row rc=$?"
+[ "${FULL:-1}" = 0 ] && return 0
 timeout 200 $B bench --shapes $S --tuned $OUT/tuned.csv --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
   --rounds 5 --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
 LEFT=$(left)
