@@ -45,7 +45,7 @@
 #include "shared_operand_layout.h"
 #include "wgmma_fp8.h"
 
-template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP, bool MX_ROWS = false>
+template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP, bool MX_ROWS>
 struct MxMoeFp8RegisterGemm {
     static constexpr int kThreads = TILE_N / 16 * 32;
     static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the products

@@ -67,43 +67,31 @@ FusedMoeOptions options() {
 // widened activations, stage 1 writing them fused).
 bool has_fp8_row(const gpu::DeviceInfo& d) { return d.arch == "sm_90a"; }
 
-// A row's columns from model_dim to us1 (block_m, ksplit 0, us1 empty).
-std::string shape_with_block_m(int block_m) {
-    return ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
-           "QuantType.per_1x32,1,0," +
-           std::to_string(block_m) + ",0,,";
-}
-
 std::string tuned_table(const gpu::DeviceInfo& d) {
-    const std::string key = d.gfx + "," + std::to_string(d.cu_num) + ",";
-    const std::string shape = shape_with_block_m(32);
+    // A row: the key and shape at `tokens`, block_m, the two kernels (names after the common prefix of
+    // each stage), no timings.
+    auto row = [&](int tokens, int block_m, const std::string& kernel1, const std::string& kernel2) {
+        return d.gfx + "," + std::to_string(d.cu_num) + "," + std::to_string(tokens) +
+               ",512,256,8,2,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
+               "QuantType.per_1x32,1,0," +
+               std::to_string(block_m) + ",0,,moetune_moe1_afp8_wfp4_bf16_" + kernel1 +
+               ",,,moetune_moe2_afp8_wfp4_bf16_" + kernel2 + ",,,0,0,0,,\n";
+    };
     return "gfx,cu_num,token,model_dim,inter_dim,expert,topk,act_type,dtype,q_dtype_a,q_dtype_w,q_type,use_g1u1,"
            "doweight_stage1,block_m,ksplit,us1,kernelName1,err1,us2,kernelName2,err2,us,run_1stage,xbf16,flat,"
            "tflops,bw\n" +
-           key + "8" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_gui_fp8,,,"
-                              "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_sbm32,,,0,0,0,,\n" +
-           key + "16" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x128_w4_mbf16_gui,,,"
-                               "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_w4_mbf16,,,0,0,0,,\n" +
-           key + "64" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui,,,"
-                               "moetune_moe2_afp8_wfp4_bf16_t32x128x256_reduce,,,0,0,0,,\n" +
-           (has_fp8_row(d) ? key + "128" + shape_with_block_m(64) +
-                                 "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma,,,0,0,0,,\n" +
-                                 key + "32" + shape + "moetune_moe1_afp8_wfp4_bf16_t32x128x256_nt_wgmma_gui,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t32x128x256_atomic_nt_wgmma,,,0,0,0,,\n" +
-                                 key + "256" + shape_with_block_m(64) +
-                                 "moetune_moe1_afp8_wfp4_bf16_t64x256x128_w12_smem_wgmma_ws_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t64x256x128_atomic_w12_smem_wgmma_ws,,,0,0,0,,\n" +
-                                 key + "512" + shape_with_block_m(128) +
-                                 "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t128x256x128_reduce_w12_smem_wgmma_ws_f4w_ro,,,0,0,0,,\n" +
-                                 key + "4" + shape_with_block_m(16) +
-                                 "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w4_nt_wgmma_gui_fp8,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_mxr,,,0,0,0,,\n" +
-                                 key + "2" + shape_with_block_m(16) +
-                                 "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_mxr_gui,,,"
-                                 "moetune_moe2_afp8_wfp4_bf16_t16x64x256_atomic_w4_nt_wgmma_mxr,,,0,0,0,,\n"
-                           : std::string());
+           row(8, 32, "t32x128x128_w4_gui_fp8", "t16x128x256_atomic_sbm32") +
+           row(16, 32, "t32x128x128_w4_mbf16_gui", "t32x128x128_atomic_w4_mbf16") +
+           row(64, 32, "t32x128x256_w4_gui", "t32x128x256_reduce") +
+           (has_fp8_row(d)
+                ? row(128, 64, "t64x128x128_w4_smem_wgmma_gui_fp8", "t64x128x128_atomic_w4_smem_wgmma") +
+                      row(32, 32, "t32x128x256_nt_wgmma_gui", "t32x128x256_atomic_nt_wgmma") +
+                      row(256, 64, "t64x256x128_w12_smem_wgmma_ws_gui_fp8", "t64x256x128_atomic_w12_smem_wgmma_ws") +
+                      row(512, 128, "t128x256x128_w12_smem_wgmma_ws_f4w_gui_fp8",
+                          "t128x256x128_reduce_w12_smem_wgmma_ws_f4w_ro") +
+                      row(4, 16, "t16x64x256_w4_nt_wgmma_gui_fp8", "t16x128x256_atomic_nt_wgmma_mxr") +
+                      row(2, 16, "t16x64x512_w4_nt_wgmma_mxr_gui", "t16x64x256_atomic_w4_nt_wgmma_mxr")
+                : std::string());
 }
 
 // Kernels, weights in both layouts, and the FusedMoe under test, made once per test binary.
