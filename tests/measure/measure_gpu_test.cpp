@@ -116,6 +116,23 @@ TEST_CASE("a deliberately wrong kernel is caught as wrong", "[gpu][measure]") {
         }
 }
 
+TEST_CASE("the passes between the stages are checked and timed as tasks of their own", "[gpu][measure]") {
+    // What the sweep charges the pairs of a _fp8 stage 1 and a stage 2 on rebased rows (sweep/handoff_passes.h).
+    for (int tokens : {1, 1024})
+        for (const char* pass : {"mxfp8_rebase", "mxfp8_rebase_interleaved"}) {
+            MeasureTask task = task_for(candidate(Stage::down, tokens, any), tokens);
+            task.kernel_name = pass;
+            const MeasureResult r = measurer().run(task);
+            print(r);
+            INFO(pass << " at " << tokens << " tokens: " << r.failure);
+            CHECK(r.ok);
+            CHECK(r.kernel_name == pass);
+            CHECK(r.stage == 0);
+            CHECK(r.us > 0);
+            CHECK(r.launches_per_graph >= 1);
+        }
+}
+
 TEST_CASE("bad tasks fail with their reason, without touching the GPU state", "[gpu][measure]") {
     const MeasureTask good = task_for(candidate(Stage::down, 1, any), 1);
     MeasureTask t = good;

@@ -1,7 +1,8 @@
 // BucketPlanner, FusedMoe's choice of kernels per bucket, without a GPU: the tuned row when the
 // device's key finds one, else kernels::default_config at the bucket, logged once per bucket; rows
-// of other kernel families pass over to the default; a tuned kernel that cannot run the shape, or
-// reads rebased rows wider than FusedMoe quantises to, is a TableError naming the row.
+// of other kernel families pass over to the default; a tuned kernel that cannot run the shape,
+// reads rebased rows wider than FusedMoe quantises to, or a pair whose stage 1 cannot hand its
+// output to its stage 2, is a TableError naming the row.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -148,4 +149,27 @@ TEST_CASE("a row whose kernels read rebased rows wider than FusedMoe quantises t
     CHECK(planned(widest, widest, stage1) == row);
     // A fused MXFP8 stage-1 output is rebased, not quantised, for stage 2: at any width.
     CHECK(planned(5120, wider, "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui_fp8") == row);
+}
+
+TEST_CASE("a row whose stage 1 cannot write what its stage 2 reads is refused when planned") {
+    // Stage 2 on MXFP8 rows (_mxr): written by a register-fed _fp8 stage 1 or a bf16 stage 1's
+    // quantisation, not by the fused epilogue of any other kernel.
+    const std::string stage2 = "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_mxr";
+    const test::TempDir dir("runtime_planner_handoff");
+    const std::string path = (dir / "handoff.csv").string();
+    const auto planned = [&](const std::string& kernel1) {
+        write_one_row_table(path, 5120, 2304, kernel1, stage2);
+        Planner p{TunedTables::load({path})};
+        try {
+            return p.planner.plan(16).plan.source;
+        } catch (const TableError& e) {
+            return std::string(e.what());
+        }
+    };
+    const std::string other_fp8 = "moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui_fp8";
+    CHECK(planned(other_fp8) == path + ":2: " + other_fp8 + " + " + stage2 +
+                                    ": stage 2 reads MXFP8 rows (_mxr), which only a register-fed _fp8 stage 1 or a "
+                                    "bf16 one writes");
+    CHECK(planned("moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_gui_fp8") == path + ":2");
+    CHECK(planned("moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui") == path + ":2");
 }

@@ -38,3 +38,14 @@ TEST_CASE("screening: failed and over-err-ratio candidates neither qualify nor s
     CHECK(screening_finalists(r, 0.1, 1.2) == std::vector<std::size_t>{2, 3});
     CHECK_THROWS_AS(screening_finalists(r, 0.1, 0.9), std::invalid_argument);
 }
+
+TEST_CASE("screening: each kind of a stage and block_m has its own reference") {
+    // The winner rule keeps the fastest of each kind (what a stage 1 writes, what a stage 2 reads):
+    // a slower kind may still win through a cheaper handoff, so its best is a finalist too.
+    const std::vector<CandidateResult> r = {
+        {"a", 1, 32, true, 100, 0, /*kind=*/1},
+        {"b", 1, 32, true, 140, 0, /*kind=*/0},  // outside kind 1's margin, kind 0's fastest
+        {"c", 1, 32, true, 190, 0, /*kind=*/0},  // outside kind 0's margin
+    };
+    CHECK(screening_finalists(r, 0.1, 1.25) == std::vector<std::size_t>{0, 1});
+}

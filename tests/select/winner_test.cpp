@@ -1,7 +1,9 @@
-// The winner rule: gating, fastest per (stage, block_m), pairing on block_m, the sum, and every tie.
+// The winner rule: gating, fastest per (stage, block_m, kind), pairing on block_m with what runs between
+// the stages, the sum, and every tie.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "select/winner.h"
@@ -123,4 +125,60 @@ TEST_CASE("select: a result of an unknown stage is never picked") {
     REQUIRE(s.winner);
     CHECK(s.winner->stage1.kernel_name == "s1");
     CHECK(s.winner->stage2.kernel_name == "s2");
+}
+
+namespace {
+
+CandidateResult of_kind(const std::string& name, int stage, int block_m, double us, int kind) {
+    return {name, stage, block_m, true, us, 0.0, kind};
+}
+
+// Output kinds 0 and 1, input kinds 0 and 1: 0 -> anything and 1 -> 0 run as they are, 1 -> 1
+// runs a 7 us pass between the stages; output 2 cannot feed input 1.
+std::optional<double> test_cost(int output, int input) {
+    if (output == 2 && input == 1) return std::nullopt;
+    return output == 1 && input == 1 ? 7.0 : 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("select: a pair is charged what runs between its stages, counted in us1") {
+    const std::vector<CandidateResult> r = {of_kind("s1_fused", 1, 32, 10, 1), of_kind("s1_bf16", 1, 32, 14, 0),
+                                            of_kind("s2_rebased", 2, 32, 20, 1), of_kind("s2_plain", 2, 32, 24, 0)};
+    // Without charges the fastest of each stage pair up: 10 + 20.
+    const Selection free = select_winner(r, 0.1);
+    REQUIRE(free.winner);
+    CHECK(free.winner->stage1.kernel_name == "s1_fused");
+    CHECK(free.winner->stage2.kernel_name == "s2_rebased");
+    CHECK(free.winner->us() == 30);
+    // Charged: 10 + 7 + 20 = 37 loses to 14 + 20 = 34 and to 10 + 24 = 34; of those equal sums the
+    // one with the smaller stage-1 name wins (s1_bf16 < s1_fused).
+    const Selection s = select_winner(r, 0.1, test_cost);
+    REQUIRE(s.winner);
+    CHECK(s.winner->stage1.kernel_name == "s1_bf16");
+    CHECK(s.winner->stage2.kernel_name == "s2_rebased");
+    CHECK(s.winner->handoff_us == 0);
+    CHECK(s.winner->us() == 34);
+    // When the pass still pays, it is in the pair's us1 and us.
+    const Selection paid = select_winner({of_kind("s1_fused", 1, 32, 10, 1), of_kind("s1_bf16", 1, 32, 30, 0),
+                                          of_kind("s2_rebased", 2, 32, 20, 1), of_kind("s2_plain", 2, 32, 40, 0)},
+                                         0.1, test_cost);
+    REQUIRE(paid.winner);
+    CHECK(paid.winner->stage1.kernel_name == "s1_fused");
+    CHECK(paid.winner->handoff_us == 7);
+    CHECK(paid.winner->us1() == 17);
+    CHECK(paid.winner->us() == 37);
+}
+
+TEST_CASE("select: pairs the library cannot hand over are left out, and a block_m of only those is unpaired") {
+    const Selection s = select_winner({of_kind("s1_bm32", 1, 32, 10, 2), of_kind("s2_bm32", 2, 32, 10, 1),
+                                       of_kind("s1_bm64", 1, 64, 30, 2), of_kind("s2_bm64_a", 2, 64, 5, 1),
+                                       of_kind("s2_bm64_b", 2, 64, 20, 0)},
+                                      0.1, test_cost);
+    REQUIRE(s.winner);
+    CHECK(s.winner->block_m == 64);
+    CHECK(s.winner->stage2.kernel_name == "s2_bm64_b");  // not the faster s2_bm64_a, which it cannot feed
+    CHECK(s.winner->us() == 50);
+    CHECK_FALSE(s.runner_up);
+    CHECK(s.unpaired_block_m == std::vector<int>{32});
 }

@@ -3,14 +3,17 @@
 // table does not depend on how many workers measured it.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "kernels/kernel_name.h"
+#include "kernels/stage_handoff.h"
 #include "support/catch.hpp"
 #include "support/test_env.h"
+#include "sweep/handoff_passes.h"
 #include "sweep/summary.h"
 #include "sweep/sweep_driver.h"
 #include "sweep/worker_pool.h"
@@ -42,14 +45,25 @@ Winners designated(const PlanEntry& e) {
     return w;
 }
 
-// The designated pair runs in 10 + 20 us (times `factor`), everything else in 100 + block_m us.
+// The designated pair runs in 10 + 20 us (times `factor`), everything else in 100 + block_m us, a
+// pass between the stages in 5 us.
 auto canned(const Winners& w, double factor = 1.0) {
     return [w, factor](const measure::MeasureTask& t) {
         if (t.kernel_name == w.stage1) return test::passing(t, 10 * factor);
         if (t.kernel_name == w.stage2) return test::passing(t, 20 * factor);
+        if (kernels::parse_handoff_pass(t.kernel_name)) return test::passing(t, 5);
         const kernels::KernelConfig c = *kernels::parse_kernel_name(t.kernel_name);
         return test::passing(t, 100 + kernels::sort_block_m(c));
     };
+}
+
+// The handoff passes a bucket's measuring times beside its candidates (those but `except`).
+std::size_t pass_count(const PlanEntry& e, const std::string& except = "") {
+    std::vector<kernels::KernelConfig> configs;
+    for (const auto* kept : {&e.stage1.kept, &e.stage2.kept})
+        for (const kernels::KernelConfig& c : *kept)
+            if (kernels::kernel_name(c) != except) configs.push_back(c);
+    return handoff_passes(configs).size();
 }
 
 struct Sweep {
@@ -128,7 +142,11 @@ TEST_CASE("sweep: one row per bucket, AITER's columns, the best pair, and the ta
         REQUIRE(r.runner_up);
         CHECK(r.runner_up->block_m == 32);  // 132 + 132 us: the next sort block
     }
-    CHECK(runner.task_count() == s.plan[0].candidate_count() + s.plan[1].candidate_count() + s.plan[2].candidate_count());
+    // The candidates and each bucket's pass between the stages (the FP8 stage 2 kernels read rebased rows).
+    REQUIRE(pass_count(s.plan[0]) == 1);
+    std::size_t tasks = 0;
+    for (const PlanEntry& e : s.plan) tasks += e.candidate_count() + pass_count(e);
+    CHECK(runner.task_count() == tasks);
     CHECK(format_not_finished(reports).empty());
 }
 
@@ -254,6 +272,59 @@ TEST_CASE("sweep: failed candidates, errors above the ratio and a bucket without
     CHECK(profile.find(",,,,failed,fault: worker exited with signal 11\n") != std::string::npos);
 }
 
+TEST_CASE("sweep: a pair whose stages need a pass between them is charged its time, in us1") {
+    Sweep s;
+    s.plan.resize(1);  // one token
+    const PlanEntry& e = s.plan.front();
+    // A _fp8 stage 1 and a stage 2 on interleaved rebased rows, both of sort block 16.
+    std::string fp8, rebased;
+    for (const auto& c : e.stage1.kept)
+        if (fp8.empty() && kernels::sort_block_m(c) == 16 && c.fused_mxfp8_out) fp8 = kernels::kernel_name(c);
+    for (const auto& c : e.stage2.kept)
+        if (rebased.empty() && kernels::sort_block_m(c) == 16 &&
+            kernels::stage2_input(c) == kernels::Stage2Input::interleaved_rebased_rows)
+            rebased = kernels::kernel_name(c);
+    REQUIRE(!fp8.empty());
+    REQUIRE(!rebased.empty());
+    const std::string pass = "mxfp8_rebase_interleaved";
+    // They run in 10 + 20 us, the pass in `pass_us` (< 0: it fails), everything else in 100 + block_m.
+    const auto run_with_pass = [&](double pass_us) {
+        FakeRunner runner([&](const measure::MeasureTask& t) {
+            if (t.kernel_name == fp8) return test::passing(t, 10);
+            if (t.kernel_name == rebased) return test::passing(t, 20);
+            if (t.kernel_name == pass) return pass_us < 0 ? test::failing(t, "launch: refused") : test::passing(t, pass_us);
+            if (kernels::parse_handoff_pass(t.kernel_name)) return test::passing(t, 1);
+            return test::passing(t, 100 + kernels::sort_block_m(*kernels::parse_kernel_name(t.kernel_name)));
+        });
+        return s.run(runner);
+    };
+
+    std::vector<BucketReport> reports = run_with_pass(5);
+    table::Table t = s.out();
+    REQUIRE(t.rows.size() == 1);
+    CHECK(t.cell(t.rows[0], table::col::kernel_name1) == fp8);
+    CHECK(t.cell(t.rows[0], table::col::kernel_name2) == rebased);
+    CHECK(t.cell(t.rows[0], table::col::us1) == "15.0");  // the kernel and the pass
+    CHECK(t.cell(t.rows[0], table::col::us2) == "20.0");
+    CHECK(t.cell(t.rows[0], table::col::us) == "35.0");
+    CHECK(reports[0].handoff_passes.at(pass) == 5.0);
+    const auto report = nlohmann::json::parse(read_text(*s.settings.report));
+    CHECK(report["buckets"][0]["winner"]["handoff_us"] == 5.0);
+    CHECK(report["buckets"][0]["winner"]["us1"] == 15.0);
+    CHECK(report["buckets"][0]["handoff_passes"][pass] == 5.0);
+
+    // A pass that fails leaves out the pairs that need it, not the bucket.
+    std::filesystem::remove(s.settings.output);
+    reports = run_with_pass(-1);
+    t = s.out();
+    REQUIRE(t.rows.size() == 1);
+    CHECK(reports[0].status == BucketStatus::tuned);
+    CHECK_FALSE(reports[0].handoff_passes.at(pass));
+    CHECK(t.cell(t.rows[0], table::col::kernel_name1) == fp8);
+    CHECK(t.cell(t.rows[0], table::col::kernel_name2) != rebased);
+    CHECK(t.cell(t.rows[0], table::col::us) == "126.0");  // 10 + the fastest other stage 2 of block 16
+}
+
 TEST_CASE("sweep: unsupported entries are reported, not measured, and leave the run unfinished") {
     Sweep s;
     s.plan[1].problem.reset();
@@ -285,7 +356,7 @@ TEST_CASE("sweep: the next bucket compiles while this one is measured; compile f
                                              "measure 4"});
     REQUIRE(runner.batches.size() == s.plan.size());  // one measuring pass per bucket
     for (std::size_t i = 0; i < runner.batches.size(); ++i) {
-        CHECK(runner.batches[i].size() + 1 == s.plan[i].candidate_count());
+        CHECK(runner.batches[i].size() + 1 == s.plan[i].candidate_count() + pass_count(s.plan[i], s.winners.stage1));
         for (const auto& task : runner.batches[i]) CHECK(task.kernel_name != s.winners.stage1);
     }
     CHECK(reports[0].failed == 1);
@@ -320,7 +391,7 @@ TEST_CASE("sweep: tasks carry the settings, the bucket's problem and one kernel 
         }
         std::sort(names.begin(), names.end());
         CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());
-        CHECK(names.size() == s.plan[b].candidate_count());
+        CHECK(names.size() == s.plan[b].candidate_count() + pass_count(s.plan[b]));
     }
 }
 
@@ -406,8 +477,8 @@ TEST_CASE("sweep: screening times every candidate briefly and only the finalists
     s.settings.finalist_margin = 1.25;
     s.settings.task.timing = measure::TimingOptions{.launches_per_graph = 20, .warmup_replays = 3, .timed_replays = 15};
     // The designated pair is fastest at sort block 16; everything else takes 100 + block_m us, so
-    // per (stage, block_m) every other candidate ties with the fastest -- except at block 16, where
-    // the designated kernels are 10x faster and nothing else is a finalist.
+    // per (stage, block_m, kind) every other candidate ties with the fastest -- except at block 16,
+    // where the designated kernels are 10x faster and nothing else of their kinds is a finalist.
     FakeRunner runner(canned(s.winners));
     const std::vector<BucketReport> reports = s.run(runner);
 
@@ -422,12 +493,22 @@ TEST_CASE("sweep: screening times every candidate briefly and only the finalists
     };
     CHECK(timed_in_full(s.winners.stage1));
     CHECK(timed_in_full(s.winners.stage2));
-    std::size_t sort_block_16_others = 0;
-    for (const auto& t : full)
-        if (kernels::sort_block_m(*kernels::parse_kernel_name(t.kernel_name)) == 16 && t.kernel_name != s.winners.stage1 &&
-            t.kernel_name != s.winners.stage2)
-            ++sort_block_16_others;
-    CHECK(sort_block_16_others == 0);
+    const kernels::KernelConfig winner1 = *kernels::parse_kernel_name(s.winners.stage1);
+    const kernels::KernelConfig winner2 = *kernels::parse_kernel_name(s.winners.stage2);
+    std::size_t sort_block_16_of_their_kinds = 0, passes = 0;
+    for (const auto& t : full) {
+        if (kernels::parse_handoff_pass(t.kernel_name)) {
+            ++passes;
+            continue;
+        }
+        const kernels::KernelConfig c = *kernels::parse_kernel_name(t.kernel_name);
+        const kernels::KernelConfig& winner = c.stage == kernels::Stage::gate_up ? winner1 : winner2;
+        if (kernels::sort_block_m(c) == 16 && t.kernel_name != kernels::kernel_name(winner) &&
+            candidate_kind(c) == candidate_kind(winner))
+            ++sort_block_16_of_their_kinds;
+    }
+    CHECK(sort_block_16_of_their_kinds == 0);
+    CHECK(passes == pass_count(s.plan[0]));  // timed once, with the full timing
     CHECK(full.size() < screen.size());
 
     const table::Table t = s.out();

@@ -86,6 +86,10 @@ TEST_CASE("sweep on the GPU fills its buckets and the table passes check", "[gpu
         // Every candidate of these buckets passes (measure_all_candidates_test): a failure here is the
         // harness's, e.g. a worker killed between screening and full timing.
         CHECK(b["candidates"]["failed"].get<int>() == 0);
+        // The pass between the stages that _fp8 stage 1s and stage 2s on rebased rows would run, timed.
+        CHECK_FALSE(b["handoff_passes"].empty());
+        for (const auto& [pass, us] : b["handoff_passes"].items()) CHECK((us.is_number() && us.get<double>() > 0));
+        CHECK(b["winner"]["us1"].get<double>() >= b["winner"]["handoff_us"].get<double>());
     }
     CHECK(r.err.find("worker exited") == std::string::npos);
     CHECK(r.out.find("tuned") != std::string::npos);

@@ -365,7 +365,7 @@ Command add_sweep_command(CLI::App& parent) {
         ->capture_default_str();
     app->add_option("--finalist-margin", o->finalist_margin,
                     "Time every candidate briefly, then in full only those within this factor of the fastest of "
-                    "their stage and block_m; 0 times every candidate in full")
+                    "their stage, block_m and kind (what stage 1 writes, what stage 2 reads); 0 times every candidate in full")
         ->check(CLI::Validator(
             [](std::string& v) -> std::string {
                 double x = 0;

@@ -91,8 +91,9 @@ bool warpgroup_tiles_only(const KernelConfig& c) {
 // second tile of a block is mostly padding and streams every weight all the same.)
 // Register-fed FP8 products where weights stream; 8 chunks in flight (tile_k 1024, ~165 registers)
 // only on 16-row tiles, whose few workgroups at 1-8 tokens leave an SM's registers unused. Their
-// fused MXFP8 epilogue (_fp8) pays only beside a stage 2 that reads MXFP8 rows (_mxr), which the
-// sweep's per-stage times do not see; neither is in the space (docs/kernel-design.md, "MXFP8 rows").
+// fused MXFP8 epilogue (_fp8) pays only beside a stage 2 that reads MXFP8 rows (_mxr); neither is in
+// the space until measured on the H200 with the sweep charging the pass between the stages
+// (docs/kernel-design.md, "MXFP8 rows"; docs/sweep.md, "What runs between the stages").
 bool register_fed_wgmma_in_regime(const KernelConfig& c) {
     return !register_fed_wgmma(c) || (streams_weights(sort_block_m(c)) && c.nontemporal_weights &&
                                       (c.tile_k <= 512 || c.tile_m == 16) && !c.fused_mxfp8_out);

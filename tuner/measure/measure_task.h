@@ -1,6 +1,7 @@
 #pragma once
 // The unit of work of the measurement harness and what comes back: one candidate kernel of one
-// (shape, token bucket). A parent hands tasks to worker processes as JSON lines (worker_protocol.h)
+// (shape, token bucket), or the pass the library runs between the stages of some pairs
+// (kernels/stage_handoff.h), timed alone so that the sweep can charge it to those pairs. A parent hands tasks to worker processes as JSON lines (worker_protocol.h)
 // and gets results back the same way, so both types round-trip through JSON exactly.
 // How a task is run, judged and timed: docs/measurement.md.
 #include <cstdint>
@@ -28,7 +29,9 @@ struct MeasureTask {                 // one candidate of one (shape, token bucke
     data::MoeShape shape;            // tokens = the bucket's M
     uint64_t seed = 0;
     std::string routing = "random";  // data::parse_routing_spec spelling
-    std::string kernel_name;         // kernels::parse_kernel_name gives the config
+    std::string kernel_name;         // kernels::parse_kernel_name gives the config, or a handoff pass's
+                                     // name (kernels::handoff_pass_name): that pass alone is timed, on
+                                     // the bucket's stage-2 input (stage 0 in the result)
     std::string arch;                // compile target, e.g. "sm_90a"
     std::string cache_dir;           // rtc kernel cache (the parent compiles first; the worker then hits the cache)
     std::string metric = "cosine";   // data error-metric flag spelling; gate: err <= err_ratio
@@ -39,7 +42,7 @@ struct MeasureTask {                 // one candidate of one (shape, token bucke
 
 struct MeasureResult {
     std::string kernel_name;
-    int stage = 0;
+    int stage = 0;  // 1, 2, or 0 for a handoff pass
     int block_m = 0;
     bool ok = false;
     // "" when ok; otherwise "<kind>: <detail>" with kind one of (see failure.h)

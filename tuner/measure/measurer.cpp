@@ -1,6 +1,7 @@
 #include "measure/measurer.h"
 
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -17,11 +18,13 @@
 #include "gpu/stream.h"
 #include "instantiate/kernel_request.h"
 #include "kernels/kernel_name.h"
+#include "kernels/stage_handoff.h"
 #include "kernels/static_checks.h"
 #include "measure/bucket_data.h"
 #include "measure/candidate_launch.h"
 #include "measure/failure.h"
 #include "measure/graph_timing.h"
+#include "measure/handoff_pass_launch.h"
 #include "measure/harness_kernels.h"
 #include "measure/output_judge.h"
 #include "measure/shape_weights.h"
@@ -152,18 +155,42 @@ struct Measurer::State {
             result.err = j.err;
             if (!j.ok) throw TaskFailure{j.failure};
 
-            const TimingOptions timing =
-                adapt_to_launch_time(stream, task.timing, [&] { launch->enqueue(stream, 0); });
-            const TimingStats t =
-                time_in_graph(stream, timing, [&](int i) { launch->enqueue(stream, i % launch->copies()); });
-            result.us = t.us_per_launch;
-            result.launches_per_graph = timing.launches_per_graph;
-            result.spread_pct = t.spread_pct;
-            result.ok = true;
+            time(task.timing, result, [&](int i) { launch->enqueue(stream, i % launch->copies()); });
         } catch (const gpu::GpuError& e) {
             context_lost = !healthy();
             fail(context_lost ? "fault" : gpu_failure_kind, e.what());
         }
+    }
+
+    // The pass between the stages that `pass` runs (kernels/stage_handoff.h), on the bucket's stage-2
+    // input: checked, then timed like a candidate.
+    void measure_pass(const MeasureTask& task, kernels::StageHandoff pass, MeasureResult& result) {
+        const CheckedTask checked = check_task(task);
+        std::string gpu_failure_kind = "internal";
+        try {
+            prepare(task, checked.routing);
+            gpu_failure_kind = "launch";
+            HandoffPassLaunch launch(pass, *data_kernels, *bucket);
+            launch.poison();
+            launch.enqueue(stream);
+            stream.synchronize();
+            if (std::string why = launch.mismatch(); !why.empty()) fail("wrong", why);
+            time(task.timing, result, [&](int) { launch.enqueue(stream); });
+        } catch (const gpu::GpuError& e) {
+            context_lost = !healthy();
+            fail(context_lost ? "fault" : gpu_failure_kind, e.what());
+        }
+    }
+
+    // Graph timing of enqueue(launch) with `options` (R adapted to one launch's time, which has run
+    // once already), into result: us, spread, R, ok.
+    void time(const TimingOptions& options, MeasureResult& result, const std::function<void(int)>& enqueue) {
+        const TimingOptions timing = adapt_to_launch_time(stream, options, [&] { enqueue(0); });
+        const TimingStats t = time_in_graph(stream, timing, enqueue);
+        result.us = t.us_per_launch;
+        result.launches_per_graph = timing.launches_per_graph;
+        result.spread_pct = t.spread_pct;
+        result.ok = true;
     }
 };
 
@@ -179,21 +206,26 @@ bool Measurer::context_lost() const { return state_->context_lost; }
 MeasureResult Measurer::run(const MeasureTask& task) {
     MeasureResult result;
     result.kernel_name = task.kernel_name;
+    const std::optional<kernels::StageHandoff> pass = kernels::parse_handoff_pass(task.kernel_name);
     std::string why;
-    const std::optional<kernels::KernelConfig> config = kernels::parse_kernel_name(task.kernel_name, &why);
-    if (!config) {
+    const std::optional<kernels::KernelConfig> config =
+        pass ? std::nullopt : kernels::parse_kernel_name(task.kernel_name, &why);
+    if (!pass && !config) {
         result.failure = failure_text("config", "'" + task.kernel_name + "': " + why);
         return result;
     }
-    result.stage = kernels::stage_number(config->stage);
-    result.block_m = kernels::sort_block_m(*config);
+    if (config) {
+        result.stage = kernels::stage_number(config->stage);
+        result.block_m = kernels::sort_block_m(*config);
+    }
     if (state_->context_lost) {
         result.failure = failure_text("fault", "the GPU context was lost to an earlier fault in this process");
         return result;
     }
     try {
         gpu::set_device(state_->gpu);  // the device is per thread; run() may be called from another
-        state_->measure(task, *config, result);
+        if (pass) state_->measure_pass(task, *pass, result);
+        else state_->measure(task, *config, result);
     } catch (const TaskFailure& f) {
         result.failure = f.text;
     } catch (const std::exception& e) {

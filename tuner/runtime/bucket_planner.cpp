@@ -4,6 +4,7 @@
 
 #include "data_gpu/mxfp8_quant_gpu.h"
 #include "kernels/kernel_name.h"
+#include "kernels/stage_handoff.h"
 #include "kernels/static_checks.h"
 #include "runtime/shape_key.h"
 #include "runtime/tuned_row_check.h"
@@ -78,6 +79,8 @@ BucketPlan BucketPlanner::tuned(const KernelPlan& row) const {
             throw TableError(row.source + ": " + kernels::kernel_name(c) + " cannot run this shape on " +
                              limits_.arch + ": " + *reason);
     if (auto reason = rebased_rows_error(configs, problem_)) throw TableError(row.source + ": " + *reason);
+    if (auto reason = kernels::handoff_error(configs.stage1, configs.stage2))
+        throw TableError(row.source + ": " + names(configs) + ": " + std::string(*reason));
     return {row, configs};
 }
 

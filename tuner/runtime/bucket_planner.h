@@ -35,7 +35,8 @@ public:
     BucketPlanner(MoeShapeKey shape, TunedTables tables, DeviceKey device, kernels::DeviceLimits limits, Log log);
 
     // Thread-safe. Throws TableError for a row whose moetune kernels cannot run the shape on the
-    // device or read rebased rows wider than FusedMoe quantises to, std::runtime_error when no
+    // device, read rebased rows wider than FusedMoe quantises to, or whose stage 1 cannot hand its
+    // output to its stage 2 (kernels::handoff_error), std::runtime_error when no
     // default fits it, std::invalid_argument for tokens < 1.
     BucketPlan plan(int tokens) const;
 

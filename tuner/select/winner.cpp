@@ -28,24 +28,29 @@ bool passes(const CandidateResult& r, double err_ratio) {
     return measured(r) && r.err <= err_ratio;  // a NaN err compares false: rejected
 }
 
-Selection select_winner(const std::vector<CandidateResult>& results, double err_ratio) {
+Selection select_winner(const std::vector<CandidateResult>& results, double err_ratio, const HandoffCost& cost) {
     Selection s;
-    // Fastest passing kernel per (block_m, stage); std::map keeps block_m ascending.
-    std::map<int, std::array<std::optional<StagePick>, 2>> best;
+    // Fastest passing kernel per (block_m, stage, kind); std::map keeps block_m ascending.
+    std::map<int, std::array<std::map<int, StagePick>, 2>> best;
     for (const CandidateResult& r : results) {
         // Failed, untimed, over the error ratio, or not a stage of a two-stage MoE: never picked.
         if (!passes(r, err_ratio) || (r.stage != 1 && r.stage != 2)) continue;
-        std::optional<StagePick>& slot = best[r.block_m][r.stage - 1];
-        if (!slot || better_pick(r, *slot)) slot = StagePick{r.kernel_name, r.us, r.err};
+        auto [it, inserted] = best[r.block_m][r.stage - 1].try_emplace(r.kind, StagePick{r.kernel_name, r.us, r.err});
+        if (!inserted && better_pick(r, it->second)) it->second = StagePick{r.kernel_name, r.us, r.err};
     }
 
-    std::vector<PairChoice> pairs;
+    std::vector<PairChoice> pairs;  // the best of each block_m
     for (const auto& [block_m, stages] : best) {
-        if (!stages[0] || !stages[1]) {
-            s.unpaired_block_m.push_back(block_m);
-            continue;
-        }
-        pairs.push_back({block_m, *stages[0], *stages[1]});
+        std::optional<PairChoice> best_here;
+        for (const auto& [output, stage1] : stages[0])
+            for (const auto& [input, stage2] : stages[1]) {
+                const std::optional<double> handoff = cost ? cost(output, input) : std::optional<double>(0.0);
+                if (!handoff) continue;
+                const PairChoice pair{block_m, stage1, stage2, *handoff};
+                if (!best_here || better_pair(pair, *best_here)) best_here = pair;
+            }
+        if (best_here) pairs.push_back(*best_here);
+        else s.unpaired_block_m.push_back(block_m);
     }
     std::sort(pairs.begin(), pairs.end(), better_pair);
     if (!pairs.empty()) s.winner = pairs[0];

@@ -7,7 +7,15 @@
 // however the work was spread over GPUs:
 //   per stage and block_m, equal us -> the lexicographically smallest kernel name;
 //   between pairs, equal us1 + us2 -> the smaller block_m.
+//
+// One extension AITER's kernels do not need: what runs between the stages can depend on the pair
+// (kernels/stage_handoff.h: a pass that rebases a _fp8 stage 1's output for a stage 2 on rebased
+// rows; no way at all to some inputs). Each candidate then carries a kind (stage 1: of its output,
+// stage 2: of its input), the fastest of each (block_m, stage, kind) is kept, and every pair of
+// kinds is charged what the caller's HandoffCost says runs between them, or left out. With no
+// HandoffCost (or one kind throughout) this is AITER's rule.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +30,12 @@ struct CandidateResult {
     bool ok = false;   // compiled, ran and was validated; false for any failure
     double us = 0;     // kernel time
     double err = 0;    // the gating error metric (a ratio: 0.053 = 5.3%)
+    int kind = 0;      // stage 1: the kind of its output, stage 2: of its input (HandoffCost's numbering)
 };
+
+// The time (µs) of what runs between a stage 1 of output kind `output` and a stage 2 of input kind
+// `input`, outside both stages' times; nullopt when no such pair can run (or its time is unknown).
+using HandoffCost = std::function<std::optional<double>(int output, int input)>;
 
 struct StagePick {
     std::string kernel_name;
@@ -30,12 +43,14 @@ struct StagePick {
     double err = 0;
 };
 
-// The fastest passing stage 1 and stage 2 of one block_m.
+// The fastest passing stage 1 and stage 2 of one block_m, with what runs between them.
 struct PairChoice {
     int block_m = 0;
     StagePick stage1;
     StagePick stage2;
-    double us() const { return stage1.us + stage2.us; }
+    double handoff_us = 0;  // HandoffCost's time for the pair's kinds: counted in the row's us1
+    double us1() const { return stage1.us + handoff_us; }
+    double us() const { return us1() + stage2.us; }
 };
 
 struct Selection {
@@ -43,7 +58,8 @@ struct Selection {
     // The best pair of another block_m (the next in the ranking of per-block_m pairs): how much
     // the winning sort block size is worth. nullopt when only one block_m has a pair.
     std::optional<PairChoice> runner_up;
-    // block_m values where one stage has passing kernels and the other none (AITER warns about these).
+    // block_m values where one stage has passing kernels and the other none (AITER warns about
+    // these), or where no passing stage 1 can hand its output to a passing stage 2.
     std::vector<int> unpaired_block_m;
 };
 
@@ -52,6 +68,7 @@ bool measured(const CandidateResult& r);
 // Takes part in the selection: measured and err <= err_ratio.
 bool passes(const CandidateResult& r, double err_ratio);
 
-Selection select_winner(const std::vector<CandidateResult>& results, double err_ratio);
+// No `cost`: nothing between the stages, every pair runs (AITER's rule).
+Selection select_winner(const std::vector<CandidateResult>& results, double err_ratio, const HandoffCost& cost = {});
 
 }  // namespace moetune::select

@@ -2,6 +2,7 @@
 // What happened to each (shape, bucket) of a sweep: the `--report RUN.json` content, the summary
 // table and the exit status are all made from these.
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ struct BucketReport {
     std::string reason;       // for unsupported, failed and kept_existing
     std::optional<select::PairChoice> winner;
     std::optional<select::PairChoice> runner_up;
+    // The passes between the stages timed for this bucket (sweep/handoff_passes.h) by name, with
+    // their µs; nullopt for one that failed (the pairs that need it were left out).
+    std::map<std::string, std::optional<double>> handoff_passes;
     std::optional<double> previous_us;  // the us of the row OUT had before (--retune)
     std::size_t tried = 0;              // candidates sent to measurement (or failed to compile)
     std::size_t failed = 0;             // of those: failed (compile, launch, fault, timeout, wrong)

@@ -2,13 +2,14 @@
 
 #include "kernels/kernel_name.h"
 #include "measure/failure.h"
+#include "sweep/handoff_passes.h"
 
 namespace moetune::sweep {
 
 select::CandidateResult candidate_result(const MeasuredCandidate& c) {
     const measure::MeasureResult& r = c.result;
     return {kernels::kernel_name(c.config), kernels::stage_number(c.config.stage), kernels::sort_block_m(c.config),
-            r.ok, r.us, r.err};
+            r.ok, r.us, r.err, candidate_kind(c.config)};
 }
 
 CandidateOutcome candidate_outcome(const MeasuredCandidate& c, double err_ratio) {

@@ -10,9 +10,10 @@ using nlohmann::ordered_json;
 
 ordered_json pair_json(const std::optional<select::PairChoice>& p) {
     if (!p) return nullptr;
-    return {{"block_m", p->block_m},       {"kernelName1", p->stage1.kernel_name}, {"us1", p->stage1.us},
-            {"err1", p->stage1.err},       {"kernelName2", p->stage2.kernel_name}, {"us2", p->stage2.us},
-            {"err2", p->stage2.err},       {"us", p->us()}};
+    // us1 as in the row: stage 1's time and the pass between the stages (handoff_us), if any.
+    return {{"block_m", p->block_m},   {"kernelName1", p->stage1.kernel_name}, {"us1", p->us1()},
+            {"handoff_us", p->handoff_us}, {"err1", p->stage1.err},          {"kernelName2", p->stage2.kernel_name},
+            {"us2", p->stage2.us},     {"err2", p->stage2.err},               {"us", p->us()}};
 }
 
 ordered_json bucket_json(const BucketReport& b) {
@@ -26,6 +27,9 @@ ordered_json bucket_json(const BucketReport& b) {
                       {"reason", b.reason},
                       {"winner", pair_json(b.winner)},
                       {"runner_up", pair_json(b.runner_up)}};
+    ordered_json passes = ordered_json::object();
+    for (const auto& [name, us] : b.handoff_passes) passes[name] = us ? ordered_json(*us) : ordered_json(nullptr);
+    j["handoff_passes"] = passes;
     j["previous_us"] = b.previous_us ? ordered_json(*b.previous_us) : ordered_json(nullptr);
     j["candidates"] = {{"tried", b.tried}, {"failed", b.failed}, {"over_err_ratio", b.over_err_ratio}, {"pruned", b.pruned}};
     j["compile_wall_s"] = b.compile_wall_s;

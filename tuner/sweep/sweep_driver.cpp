@@ -13,6 +13,7 @@
 #include "select/screening.h"
 #include "select/winner.h"
 #include "sweep/candidate_outcome.h"
+#include "sweep/handoff_passes.h"
 #include "sweep/output_paths.h"
 #include "sweep/profile_log.h"
 #include "sweep/run_report.h"
@@ -48,7 +49,7 @@ table::TunedRow tuned_row(const PlanTarget& target, const table::TableShape& sha
     row.shape = shape;
     row.block_m = w.block_m;  // the sort block = stage-1 tile_m
     row.ksplit = 0;
-    row.us1 = w.stage1.us;
+    row.us1 = w.us1();  // with the pass between the stages, if the pair runs one
     row.kernel_name1 = w.stage1.kernel_name;
     row.err1 = w.stage1.err;
     row.us2 = w.stage2.us;
@@ -88,18 +89,24 @@ public:
             candidates.push_back(std::move(m));
         }
 
+        std::vector<kernels::KernelConfig> measured_configs;
+        for (std::size_t i : to_measure) measured_configs.push_back(candidates[i].config);
+        // Timed with the candidates' full timing, in its batch (sweep/handoff_passes.h).
+        const std::vector<kernels::StageHandoff> passes = handoff_passes(measured_configs);
+        progress.add_candidates(passes.size(), work_);
+
         const Clock::time_point timing_start = Clock::now();
         if (settings_.screening) {
             // Brief timing for all, full timing for the few that can still win (select/screening.h).
-            measure_pass(candidates, to_measure, *settings_.screening, runner, progress);
+            measure_pass(candidates, to_measure, {}, *settings_.screening, runner, progress);
             std::vector<select::CandidateResult> screened;
             for (const MeasuredCandidate& m : candidates) screened.push_back(candidate_result(m));
             const std::vector<std::size_t> finalists =
                 select::screening_finalists(screened, settings_.task.err_ratio, settings_.finalist_margin);
             progress.add_candidates(finalists.size(), work_);
-            measure_pass(candidates, finalists, settings_.task.timing, runner, progress);
+            measure_pass(candidates, finalists, passes, settings_.task.timing, runner, progress);
         } else {
-            measure_pass(candidates, to_measure, settings_.task.timing, runner, progress);
+            measure_pass(candidates, to_measure, passes, settings_.task.timing, runner, progress);
         }
         report_.timing_wall_s = seconds_since(timing_start);
         decide(candidates);
@@ -111,22 +118,40 @@ public:
     }
 
 private:
-    // Measures candidates[i] for every i in `which` with `timing`, replacing their results.
+    // Measures candidates[i] for every i in `which` and the handoff `passes` with `timing`, replacing
+    // the candidates' results and setting the passes' times.
     void measure_pass(std::vector<MeasuredCandidate>& candidates, const std::vector<std::size_t>& which,
-                      const measure::TimingOptions& timing, TaskRunner& runner, Progress& progress) {
+                      const std::vector<kernels::StageHandoff>& passes, const measure::TimingOptions& timing,
+                      TaskRunner& runner, Progress& progress) {
         std::vector<measure::MeasureTask> tasks;
-        for (std::size_t i : which) {
+        const auto add_task = [&](std::string name) {
             measure::MeasureTask task = settings_.task;
             task.shape = *entry_.problem;
-            task.kernel_name = candidates[i].result.kernel_name;
+            task.kernel_name = std::move(name);
             task.timing = timing;
             tasks.push_back(std::move(task));
-        }
+        };
+        for (std::size_t i : which) add_task(candidates[i].result.kernel_name);
+        for (kernels::StageHandoff h : passes) add_task(std::string(*kernels::handoff_pass_name(h)));
         const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(work_); });
         if (results.size() != tasks.size())
             throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
                                    std::to_string(tasks.size()) + " tasks");
-        for (std::size_t t = 0; t < results.size(); ++t) {
+        for (std::size_t p = 0; p < passes.size(); ++p) {
+            const measure::MeasureResult& r = results[which.size() + p];
+            const std::string name(*kernels::handoff_pass_name(passes[p]));
+            std::optional<double>& us = report_.handoff_passes[name];
+            us.reset();
+            if (select::measured(select::CandidateResult{.kernel_name = name, .ok = r.ok, .us = r.us})) {
+                us = r.us;
+                pass_us_[passes[p]] = r.us;
+            } else {
+                pass_us_.erase(passes[p]);
+                spdlog::warn("{}: the {} pass between the stages failed ({}); the pairs that run it are left out",
+                             short_label(entry_.shape), name, r.ok ? "no usable time" : r.failure);
+            }
+        }
+        for (std::size_t t = 0; t < which.size(); ++t) {
             MeasuredCandidate& m = candidates[which[t]];
             const std::string name = m.result.kernel_name;
             m.result = results[t];
@@ -148,9 +173,10 @@ private:
             }
         }
         report_.tried = candidates.size();
-        const select::Selection s = select::select_winner(results, err_ratio);
+        const select::Selection s = select::select_winner(results, err_ratio, handoff_cost(pass_us_));
         for (int block_m : s.unpaired_block_m)
-            spdlog::debug("{}: block_m {}: only one stage has passing kernels", short_label(entry_.shape), block_m);
+            spdlog::debug("{}: block_m {}: no passing stage 1 and stage 2 the library can pair", short_label(entry_.shape),
+                          block_m);
         report_.winner = s.winner;
         report_.runner_up = s.runner_up;
         if (!s.winner) {
@@ -182,14 +208,17 @@ private:
     const PlanTarget& target_;
     const SweepSettings& settings_;
     const double work_;  // progress work of each candidate of this bucket (candidate_work)
+    std::map<kernels::StageHandoff, double> pass_us_;  // the handoff passes' times, once measured
 };
 
 void log_bucket(const BucketReport& r) {
     const std::string label = short_label(r.shape);
     if (r.status == BucketStatus::tuned) {
-        spdlog::info("{}: block_m {}, {:.4f} us ({} + {}); {} candidates, {} failed, {} over err-ratio", label,
+        const std::string handoff =
+            r.winner->handoff_us > 0 ? fmt::format(" + the pass between them, {:.4f} us", r.winner->handoff_us) : "";
+        spdlog::info("{}: block_m {}, {:.4f} us ({} + {}{}); {} candidates, {} failed, {} over err-ratio", label,
                      r.winner->block_m, r.winner->us(), r.winner->stage1.kernel_name, r.winner->stage2.kernel_name,
-                     r.tried, r.failed, r.over_err_ratio);
+                     handoff, r.tried, r.failed, r.over_err_ratio);
         return;
     }
     if (r.status == BucketStatus::failed) spdlog::error("{}: {}", label, r.reason);

@@ -30,7 +30,7 @@ struct SweepSettings {
     // cache_dir, metric, err_ratio (also the selection's), timing, test_break.
     measure::MeasureTask task;
     // When set: every candidate is first validated and timed with these (brief) options, then only
-    // the finalists -- within finalist_margin of the fastest of their stage and block_m -- are
+    // the finalists -- within finalist_margin of the fastest of their stage, block_m and kind -- are
     // timed again with task.timing (select/screening.h).
     std::optional<measure::TimingOptions> screening;
     double finalist_margin = 1.25;
