@@ -10,7 +10,7 @@ if [ "${CTEST:-1}" = 1 ]; then
     > $L/ctest.log 2>&1); stamp "ctest rc=$?"
   grep -E "tests passed|Test +#|FAILED|failed" $L/ctest.log | tail -6; cp $L/ctest.log $OUT/ctest_handoff.log
 fi
-(cd build-dev && ./measure_gpu_test "the passes between the stages*" > $L/passes.txt 2>&1); grep -E "mxfp8_rebase|passed|FAILED" $L/passes.txt
+source $D/passes_case.sh
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 TOKS=${SWEEP_TOKENS:-1024,4096}
 timeout $(( $(left) - 150 )) $B sweep --shapes $S --tokens $TOKS -o $OUT/sweep.csv --report $OUT/sweep.json \
