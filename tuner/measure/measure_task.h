@@ -1,8 +1,9 @@
 #pragma once
 // The unit of work of the measurement harness and what comes back: one candidate kernel of one
 // (shape, token bucket), or the pass the library runs between the stages of some pairs
-// (kernels/stage_handoff.h), timed alone so that the sweep can charge it to those pairs. A parent hands tasks to worker processes as JSON lines (worker_protocol.h)
-// and gets results back the same way, so both types round-trip through JSON exactly.
+// (kernels/stage_handoff.h), timed alone so that the sweep can charge it to those pairs. A parent
+// hands tasks to worker processes as JSON lines (worker_protocol.h) and gets results back the same
+// way, so both types round-trip through JSON exactly.
 // How a task is run, judged and timed: docs/measurement.md.
 #include <cstdint>
 #include <string>

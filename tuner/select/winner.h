@@ -5,7 +5,7 @@
 // with the smallest us1 + us2. AITER breaks ties by pandas row order (whatever order the workers
 // finished in); here every tie has a fixed rule, so the same measurements always give the same row
 // however the work was spread over GPUs:
-//   per stage and block_m, equal us -> the lexicographically smallest kernel name;
+//   per stage, block_m (and kind, below), equal us -> the lexicographically smallest kernel name;
 //   between pairs, equal us1 + us2 -> the smaller block_m.
 //
 // One extension AITER's kernels do not need: what runs between the stages can depend on the pair
