@@ -6,6 +6,7 @@
 #include "kernels/candidates.h"
 #include "kernels/kernel_name.h"
 #include "kernels/shape_heuristics.h"
+#include "kernels/stage_handoff.h"
 #include "kernels/static_checks.h"
 #include "support/catch.hpp"
 
@@ -73,6 +74,7 @@ TEST_CASE("default_config is a valid, heuristic-approved pair at every token cou
             CHECK(pair->stage1.tile_m == sort_block_m(pair->stage2));
             CHECK_FALSE(block_m_heuristic_reason(pair->stage1.tile_m, shape));
             CHECK(pair->stage1.fused_mxfp8_out);
+            CHECK_FALSE(handoff_error(pair->stage1, pair->stage2));  // the library can run it
         }
     }
 }
