@@ -35,8 +35,9 @@ Selection select_winner(const std::vector<CandidateResult>& results, double err_
     for (const CandidateResult& r : results) {
         // Failed, untimed, over the error ratio, or not a stage of a two-stage MoE: never picked.
         if (!passes(r, err_ratio) || (r.stage != 1 && r.stage != 2)) continue;
-        auto [it, inserted] = best[r.block_m][r.stage - 1].try_emplace(r.kind, StagePick{r.kernel_name, r.us, r.err});
-        if (!inserted && better_pick(r, it->second)) it->second = StagePick{r.kernel_name, r.us, r.err};
+        const StagePick pick{r.kernel_name, r.us, r.err};
+        auto [it, inserted] = best[r.block_m][r.stage - 1].try_emplace(r.kind, pick);
+        if (!inserted && better_pick(r, it->second)) it->second = pick;
     }
 
     std::vector<PairChoice> pairs;  // the best of each block_m
