@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -36,22 +37,27 @@ struct Winners {
     std::string stage1, stage2;
 };
 
-Winners designated(const PlanEntry& e) {
+using ConfigFilter = std::function<bool(const kernels::KernelConfig&)>;
+bool any_config(const kernels::KernelConfig&) { return true; }
+
+// The first stage-1 and stage-2 candidates of sort block 16 that the filters accept.
+Winners designated(const PlanEntry& e, const ConfigFilter& stage1 = any_config, const ConfigFilter& stage2 = any_config) {
     Winners w;
     for (const auto& c : e.stage1.kept)
-        if (w.stage1.empty() && kernels::sort_block_m(c) == 16) w.stage1 = kernels::kernel_name(c);
+        if (w.stage1.empty() && kernels::sort_block_m(c) == 16 && stage1(c)) w.stage1 = kernels::kernel_name(c);
     for (const auto& c : e.stage2.kept)
-        if (w.stage2.empty() && kernels::sort_block_m(c) == 16) w.stage2 = kernels::kernel_name(c);
+        if (w.stage2.empty() && kernels::sort_block_m(c) == 16 && stage2(c)) w.stage2 = kernels::kernel_name(c);
     return w;
 }
 
 // The designated pair runs in 10 + 20 us (times `factor`), everything else in 100 + block_m us, a
-// pass between the stages in 5 us.
-auto canned(const Winners& w, double factor = 1.0) {
-    return [w, factor](const measure::MeasureTask& t) {
+// pass between the stages in `pass_us` (< 0: it fails).
+auto canned(const Winners& w, double factor = 1.0, double pass_us = 5) {
+    return [w, factor, pass_us](const measure::MeasureTask& t) {
         if (t.kernel_name == w.stage1) return test::passing(t, 10 * factor);
         if (t.kernel_name == w.stage2) return test::passing(t, 20 * factor);
-        if (kernels::parse_handoff_pass(t.kernel_name)) return test::passing(t, 5);
+        if (kernels::parse_handoff_pass(t.kernel_name))
+            return pass_us < 0 ? test::failing(t, "launch: refused") : test::passing(t, pass_us);
         const kernels::KernelConfig c = *kernels::parse_kernel_name(t.kernel_name);
         return test::passing(t, 100 + kernels::sort_block_m(c));
     };
@@ -275,27 +281,20 @@ TEST_CASE("sweep: failed candidates, errors above the ratio and a bucket without
 TEST_CASE("sweep: a pair whose stages need a pass between them is charged its time, in us1") {
     Sweep s;
     s.plan.resize(1);  // one token
-    const PlanEntry& e = s.plan.front();
     // A _fp8 stage 1 and a stage 2 on interleaved rebased rows, both of sort block 16.
-    std::string fp8, rebased;
-    for (const auto& c : e.stage1.kept)
-        if (fp8.empty() && kernels::sort_block_m(c) == 16 && c.fused_mxfp8_out) fp8 = kernels::kernel_name(c);
-    for (const auto& c : e.stage2.kept)
-        if (rebased.empty() && kernels::sort_block_m(c) == 16 &&
-            kernels::stage2_input(c) == kernels::Stage2Input::interleaved_rebased_rows)
-            rebased = kernels::kernel_name(c);
+    const Winners w = designated(
+        s.plan.front(), [](const kernels::KernelConfig& c) { return c.fused_mxfp8_out; },
+        [](const kernels::KernelConfig& c) {
+            return kernels::stage2_input(c) == kernels::Stage2Input::interleaved_rebased_rows;
+        });
+    const std::string& fp8 = w.stage1;
+    const std::string& rebased = w.stage2;
     REQUIRE(!fp8.empty());
     REQUIRE(!rebased.empty());
     const std::string pass = "mxfp8_rebase_interleaved";
-    // They run in 10 + 20 us, the pass in `pass_us` (< 0: it fails), everything else in 100 + block_m.
+    // They run in 10 + 20 us, the passes in `pass_us` (< 0: they fail), everything else in 100 + block_m.
     const auto run_with_pass = [&](double pass_us) {
-        FakeRunner runner([&](const measure::MeasureTask& t) {
-            if (t.kernel_name == fp8) return test::passing(t, 10);
-            if (t.kernel_name == rebased) return test::passing(t, 20);
-            if (t.kernel_name == pass) return pass_us < 0 ? test::failing(t, "launch: refused") : test::passing(t, pass_us);
-            if (kernels::parse_handoff_pass(t.kernel_name)) return test::passing(t, 1);
-            return test::passing(t, 100 + kernels::sort_block_m(*kernels::parse_kernel_name(t.kernel_name)));
-        });
+        FakeRunner runner(canned(w, 1.0, pass_us));
         return s.run(runner);
     };
 

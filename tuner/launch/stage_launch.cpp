@@ -14,6 +14,7 @@
 #include "kernels/kernel_name.h"
 #include "kernels/launch_geometry.h"
 #include "kernels/resource_model.h"
+#include "kernels/stage_handoff.h"
 #include "kernels/static_checks.h"
 
 namespace moetune::launch {
@@ -109,7 +110,9 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
         throw std::invalid_argument("enqueue_stage1: rebased_out and rebased_out_base are given together or not at all");
     const data::MoeShape& s = stage.shape;
     const bool fused = stage.config.fused_mxfp8_out;
-    if (io.out_interleaved && (io.wide_out || io.rebased_out || (fused && !kernels::register_fed_wgmma(stage.config))))
+    if (io.out_interleaved && (io.wide_out || io.rebased_out ||
+                               kernels::stage_handoff(kernels::stage1_output(stage.config), kernels::Stage2Input::mx_rows) ==
+                                   kernels::StageHandoff::impossible))
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
                                     "_fp8 kernel or the quantisation of a bf16 output");
