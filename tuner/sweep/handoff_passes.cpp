@@ -1,6 +1,7 @@
 #include "sweep/handoff_passes.h"
 
 #include <set>
+#include <string_view>
 
 namespace moetune::sweep {
 
@@ -24,14 +25,15 @@ std::vector<kernels::StageHandoff> handoff_passes(const std::vector<kernels::Ker
     return {passes.begin(), passes.end()};
 }
 
-select::HandoffCost handoff_cost(std::map<kernels::StageHandoff, double> pass_us) {
+select::HandoffCost handoff_cost(std::map<std::string, std::optional<double>> pass_us) {
     return [pass_us = std::move(pass_us)](int output, int input) -> std::optional<double> {
         const kernels::StageHandoff h = kernels::stage_handoff(static_cast<kernels::Stage1Output>(output),
                                                                static_cast<kernels::Stage2Input>(input));
         if (h == kernels::StageHandoff::impossible) return std::nullopt;
-        if (!kernels::handoff_pass_name(h)) return 0.0;
-        const auto it = pass_us.find(h);
-        return it == pass_us.end() ? std::nullopt : std::optional<double>(it->second);
+        const std::optional<std::string_view> pass = kernels::handoff_pass_name(h);
+        if (!pass) return 0.0;
+        const auto it = pass_us.find(std::string(*pass));
+        return it == pass_us.end() ? std::nullopt : it->second;
     };
 }
 

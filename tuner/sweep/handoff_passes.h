@@ -4,6 +4,8 @@
 // of its own beside the candidates' final timing, and select::select_winner charges it to the pairs
 // that need it (the row's us1 holds it), so a tuned row's us is what the library runs.
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "kernels/kernel_config.h"
@@ -20,8 +22,9 @@ int candidate_kind(const kernels::KernelConfig& c);
 // fixed order.
 std::vector<kernels::StageHandoff> handoff_passes(const std::vector<kernels::KernelConfig>& configs);
 
-// select_winner's cost of a pair of kinds: 0 within the stages, the pass's time from `pass_us`,
-// nullopt for a pair the library cannot run or whose pass has no time (it failed).
-select::HandoffCost handoff_cost(std::map<kernels::StageHandoff, double> pass_us);
+// select_winner's cost of a pair of kinds: 0 within the stages, the pass's time from `pass_us` (by
+// kernels::handoff_pass_name, as BucketReport::handoff_passes holds them), nullopt for a pair the
+// library cannot run or whose pass has no time (not timed, or it failed).
+select::HandoffCost handoff_cost(std::map<std::string, std::optional<double>> pass_us);
 
 }  // namespace moetune::sweep

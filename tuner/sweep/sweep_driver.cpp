@@ -119,7 +119,7 @@ public:
 
 private:
     // Measures candidates[i] for every i in `which` and the handoff `passes` with `timing`, replacing
-    // the candidates' results and setting the passes' times.
+    // the candidates' results and setting the passes' times in the report (what the selection charges).
     void measure_pass(std::vector<MeasuredCandidate>& candidates, const std::vector<std::size_t>& which,
                       const std::vector<kernels::StageHandoff>& passes, const measure::TimingOptions& timing,
                       TaskRunner& runner, Progress& progress) {
@@ -144,9 +144,7 @@ private:
             us.reset();
             if (select::measured(select::CandidateResult{.kernel_name = name, .ok = r.ok, .us = r.us})) {
                 us = r.us;
-                pass_us_[passes[p]] = r.us;
             } else {
-                pass_us_.erase(passes[p]);
                 spdlog::warn("{}: the {} pass between the stages failed ({}); the pairs that run it are left out",
                              short_label(entry_.shape), name, r.ok ? "no usable time" : r.failure);
             }
@@ -173,7 +171,7 @@ private:
             }
         }
         report_.tried = candidates.size();
-        const select::Selection s = select::select_winner(results, err_ratio, handoff_cost(pass_us_));
+        const select::Selection s = select::select_winner(results, err_ratio, handoff_cost(report_.handoff_passes));
         for (int block_m : s.unpaired_block_m)
             spdlog::debug("{}: block_m {}: no passing stage 1 and stage 2 the library can pair", short_label(entry_.shape),
                           block_m);
@@ -208,7 +206,6 @@ private:
     const PlanTarget& target_;
     const SweepSettings& settings_;
     const double work_;  // progress work of each candidate of this bucket (candidate_work)
-    std::map<kernels::StageHandoff, double> pass_us_;  // the handoff passes' times, once measured
 };
 
 void log_bucket(const BucketReport& r) {
