@@ -427,6 +427,13 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
         MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true, MX_ROWS> gemm;
         gemm.start(w, ws, tile_n0, K);
+        if (args.next_w && threadIdx.x < 2) {
+            // After this tile's first weight loads: lane 0 the values' share, lane 1 the scales'.
+            const long long bytes = threadIdx.x == 0 ? args.next_w_bytes : args.next_w_scale_bytes;
+            const unsigned char* base = (threadIdx.x == 0 ? args.next_w : args.next_w_scale) + expert * bytes;
+            const long long share = (bytes / n_tiles + 15) / 16 * 16, first = tile_n0 / TILE_N * share;
+            if (first < bytes) mx_prefetch_l2_bulk(base + first, moetune_u32(first + share <= bytes ? share : bytes - first));
+        }
         if (routed) mx_wait_for_previous_grid();  // the activations (the weights and the routing are inputs)
         gemm.run(args.act, args.act_scale, token_of_row, K, dynamic_shared);
         if constexpr (FUSE_FP8) {

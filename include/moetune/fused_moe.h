@@ -26,6 +26,10 @@ struct FusedMoeOptions {
     // launch: it starts on the SMs that kernel leaves idle and waits inside for its output). false
     // launches every kernel the ordinary way: to compare, or under a tool that serialises kernels.
     bool overlap_launches = true;
+    // Where stage 2's weights of the routed experts fit in L2 (one token on DSv4.1), a register-fed
+    // stage 1 asks L2 for them while it streams its own, so that stage 2 reads them from there.
+    // false: stage 2 streams them itself (to compare).
+    bool l2_stage2_weights = true;
 };
 
 // One call's device buffers, all owned by the caller. M = tokens.

@@ -131,6 +131,16 @@ __device__ inline void mx_prefetch_l2(const void* p) {
 #endif
 }
 
+// Asks L2 to fetch `bytes` bytes from p (both multiples of 16) in one asynchronous bulk request that
+// uses no registers and nothing waits for (sm_90+; elsewhere nothing: a hint).
+__device__ inline void mx_prefetch_l2_bulk(const void* p, moetune_u32 bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p), "r"(bytes) : "memory");
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
 // out[0..1] += {x, y} as packed bf16 (one 32-bit word). Hopper has a native packed bf16 reduction;
 // elsewhere a compare-and-swap loop on the word.
 __device__ inline void mx_atomic_add_bf16x2(unsigned short* out, float x, float y) {

@@ -35,6 +35,15 @@ struct MoeStage1Args {
     // which it then does not read. `experts`: the local experts E (ids outside [0, E) are dropped).
     const int* topk_ids;
     int experts;
+    // The register-fed FP8 kernels: when set, each workgroup asks L2 for its share of stage 2's
+    // weights of its expert (values at next_w + e * next_w_bytes, next_w_bytes of them, and the same
+    // of next_w_scale), split among the expert's N tiles, while it streams its own: stage 2 then reads
+    // them from L2 (the library at one token, where they fit; docs/kernel-design.md, "Stage 2's
+    // weights asked for during stage 1"). Byte counts are multiples of 16.
+    const unsigned char* next_w;
+    const unsigned char* next_w_scale;
+    long long next_w_bytes;
+    long long next_w_scale_bytes;
 };
 
 struct MoeStage2Args {

@@ -315,26 +315,43 @@ TEST_CASE("FusedMoe calls back to back on different routings each give their own
     }
 }
 
-TEST_CASE("FusedMoe with overlap_launches off gives the overlapped launches' output", "[gpu][runtime]") {
-    FusedMoe& overlapped = *setup().moe;
-    FusedMoeOptions serial_options = options();
-    serial_options.overlap_launches = false;
-    FusedMoe serial(small_shape(), TunedTables::load({(setup().table_dir / "tuned.csv").string()}), serial_options);
-    overlapped.prepare(300);
-    serial.prepare(300);
+namespace {
+
+// The shared FusedMoe's output against one built with `other` options (an option that changes how, not what, it
+// computes): the same bits at each token count, and judged against the reference.
+void check_same_output_with(const FusedMoeOptions& other) {
+    FusedMoe& shared = *setup().moe;
+    FusedMoe changed(small_shape(), TunedTables::load({(setup().table_dir / "tuned.csv").string()}), other);
+    shared.prepare(300);
+    changed.prepare(300);
     const gpu::Stream& stream = setup().stream;
     // The default, a widened tuned row, a reducing one; on sm_90a register-fed FP8 kernels in both
     // stages and the FP8 warpgroup kernels.
     for (int tokens : {1, 12, 64, 20, 100}) {
-        INFO(tokens << " tokens: " << serial.plan(tokens).kernel_name1 << " + " << serial.plan(tokens).kernel_name2);
+        INFO(tokens << " tokens: " << changed.plan(tokens).kernel_name1 << " + " << changed.plan(tokens).kernel_name2);
         Call call(tokens);
-        overlapped.run(call.args(), stream.native());
+        shared.run(call.args(), stream.native());
         stream.synchronize();
         const std::vector<uint16_t> expected = call.out.download();
         call.out.fill_bytes(0xFF);
-        serial.run(call.args(), stream.native());
+        changed.run(call.args(), stream.native());
         stream.synchronize();
         CHECK(call.out.download() == expected);
         CHECK(judge(call).ok);
     }
+}
+
+}  // namespace
+
+TEST_CASE("FusedMoe with overlap_launches off gives the overlapped launches' output", "[gpu][runtime]") {
+    FusedMoeOptions serial = options();
+    serial.overlap_launches = false;
+    check_same_output_with(serial);
+}
+
+// (The small shape's stage-2 weights fit in L2 at every count above: its register-fed stage 1s ask for them.)
+TEST_CASE("FusedMoe with l2_stage2_weights off gives the output with stage 2's weights asked of L2", "[gpu][runtime]") {
+    FusedMoeOptions streamed = options();
+    streamed.l2_stage2_weights = false;
+    check_same_output_with(streamed);
 }

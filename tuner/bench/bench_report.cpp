@@ -71,6 +71,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
               {"routing", s.routing},
               {"routings", s.routings},
               {"overlap_launches", s.overlap_launches},
+              {"l2_stage2_weights", s.l2_stage2_weights},
               {"shapes", json::array()}};
     for (const ShapeResults& r : shapes) {
         json shape = {{"model_dim", r.shape.model_dim},

@@ -117,6 +117,7 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     FusedMoeOptions options;
     options.cache_dir = settings.cache_dir;
     options.overlap_launches = settings.overlap_launches;
+    options.l2_stage2_weights = settings.l2_stage2_weights;
     state_ = std::make_unique<State>(shape, tables, settings, options, stream);
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
     const bool e4m3_coded =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/fp4_weight_blocks.h"
 #include "common/shared_operand_layout.h"
 
 namespace moetune::kernels {
@@ -54,6 +55,16 @@ WeightCopy weight_copy(const KernelConfig& c) {
     if (c.mma != MmaPath::fp8 || !c.wgmma) return WeightCopy::coded_fp4;
     if (c.fp4_weights) return WeightCopy::fp4_blocks;
     return register_fed_wgmma(c) ? WeightCopy::e4m3_coded_fp4 : WeightCopy::rebased_e4m3;
+}
+
+WeightCopyBytes expert_bytes(WeightCopy copy, long long rows, int K) {
+    switch (copy) {
+        case WeightCopy::coded_fp4:
+        case WeightCopy::e4m3_coded_fp4: return {rows * (K / 2), rows * (K / kMxBlock)};
+        case WeightCopy::rebased_e4m3: return {rows * K, rows};
+        case WeightCopy::fp4_blocks: return {rows * mx_fp4_blocks_row_bytes(K), rows};
+    }
+    return {};
 }
 
 bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }

@@ -150,6 +150,14 @@ enum class WeightCopy : int {
 };
 WeightCopy weight_copy(const KernelConfig& c);
 
+// One expert's bytes of each tensor of a weight copy -- its values, then its block scales or bases --
+// for a weight matrix of `rows` rows of K: each copy holds the experts one after another.
+struct WeightCopyBytes {
+    long long values = 0;
+    long long scales = 0;
+};
+WeightCopyBytes expert_bytes(WeightCopy copy, long long rows, int K);
+
 // Whether a _wgmma kernel's tile is swapped (tile_m 16 or 32, below the warpgroup's 64 rows): the
 // weights are the A operand, 64 weight rows per warpgroup and one warp per 16, the tile's rows the
 // B operand (kernel_templates/common/moe_shared_gemm.h, kSwapped).

@@ -54,6 +54,14 @@ struct StageLaunch {
     gpu::LaunchShape grid;
 };
 
+// The experts' weights of one copy: expert e's values at values + e * bytes.values, its scales (or
+// bases) at scales + e * bytes.scales.
+struct ExpertWeights {
+    const uint8_t* values = nullptr;
+    const uint8_t* scales = nullptr;
+    kernels::WeightCopyBytes bytes;
+};
+
 // Device buffers of stage 1 for M = shape.tokens.
 struct Stage1Buffers {
     const uint8_t* act = nullptr;        // MXFP8 [M, model_dim] e4m3fn
@@ -95,6 +103,9 @@ struct Stage1Buffers {
     // before it waits for the kernel before it (Stage2Buffers::overlap_previous).
     const int* topk_ids = nullptr;
     const gpu::Event* sort_done = nullptr;
+    // Set (stage2_weights): a register-fed kernel asks L2 for its expert's share of these, stage 2's
+    // weights, while it streams its own (MoeStage1Args::next_w), so that stage 2 finds them there.
+    ExpertWeights stage2_weights;
 };
 
 // Device buffers of stage 2 for M = shape.tokens.
@@ -124,6 +135,13 @@ struct Stage2Buffers {
 // kernel_templates/common/routed_rows.h): the register-fed FP8 kernels, with at most
 // kMxRoutedEntriesMax routed rows and no more than the workgroup's threads.
 bool finds_rows_in_routing(const StageLaunch& stage);
+
+// What a stage-2 kernel reads as its weights (kernels::weight_copy), by expert.
+ExpertWeights stage2_weights(const StageLaunch& stage, const Stage2Buffers& io);
+
+// Whether a stage-1 kernel can ask L2 for stage 2's weights (Stage1Buffers::stage2_weights): the
+// register-fed FP8 kernels, for whole 16-byte pieces.
+bool asks_l2_for(const StageLaunch& stage1, const ExpertWeights& w);
 
 // `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,

@@ -90,6 +90,7 @@ struct FusedMoe::Impl {
     Impl(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options, gpu::DeviceInfo device)
         : info(std::move(device)),
           overlap_launches(options.overlap_launches),
+          l2_stage2_weights(options.l2_stage2_weights),
           cache(runtime::cache_dir(options)),
           planner(std::move(shape), std::move(tables), {info.gfx, info.cu_num}, limits_of(info),
                   log_or_clog(std::move(options.log))) {}
@@ -100,7 +101,8 @@ struct FusedMoe::Impl {
     bool reads(kernels::WeightCopy copy) const;
 
     gpu::DeviceInfo info;
-    bool overlap_launches;  // FusedMoeOptions::overlap_launches
+    bool overlap_launches;   // FusedMoeOptions::overlap_launches
+    bool l2_stage2_weights;  // FusedMoeOptions::l2_stage2_weights
     rtc::KernelCache cache;
     runtime::BucketPlanner planner;  // throws for a shape the kernels do not implement
     std::unique_ptr<data::DataKernels> data_kernels;  // activation quantisation, sort (made by prepare)
@@ -214,6 +216,28 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
     const bool routed = overlap_launches && launch::finds_rows_in_routing(stage1) &&
                         a.tokens * shape.topk <= kRoutedRowsUpTo;
     if (!routed) stream.wait(sorted_event);
+    const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
+    const launch::Stage2Buffers stage2_io{.act = ws.stage1_out.data(),
+                                          .act_scale = ws.stage1_out_scale.data(),
+                                          .act_wide = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
+                                          .act_rebased = ws.stage1_rebased.data(),
+                                          .act_base = ws.stage1_base.data(),
+                                          .w2 = static_cast<const uint8_t*>(a.w2),
+                                          .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
+                                          .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
+                                          .w2_base = static_cast<const uint8_t*>(a.w2_base),
+                                          .w2_e4m3_coded = static_cast<const uint8_t*>(a.w2_e4m3_coded),
+                                          .w2_fp4_blocks = static_cast<const uint8_t*>(a.w2_fp4_blocks),
+                                          .partial = ws.partials.data(),
+                                          .out = static_cast<uint16_t*>(a.out),
+                                          .out_zeroed = atomic,
+                                          .overlap_previous = overlap_launches};
+    // Stage 2's weights of the routed experts (at most one an entry), asked of L2 by stage 1 where they
+    // fit in three quarters of it: stage 1's own weights pass through L2 evict-first beside them.
+    const launch::ExpertWeights w2 = launch::stage2_weights(stage2, stage2_io);
+    const bool w2_to_l2 = l2_stage2_weights && launch::asks_l2_for(stage1, w2) &&
+                          (unsigned long long)(a.tokens * shape.topk) * (w2.bytes.values + w2.bytes.scales) <=
+                              info.l2_bytes / 4 * 3;
     launch::enqueue_stage1(stage1, *data_kernels, sorted,
                            {.act = ws.act.data(),
                             .act_scale = ws.act_scale.data(),
@@ -236,27 +260,11 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .rebased_out_interleaved = kernels::reads_interleaved_rows(p.configs.stage2),
                             .overlap_previous = overlap_launches,
                             .topk_ids = routed ? a.topk_ids : nullptr,
-                            .sort_done = routed ? &sorted_event : nullptr},
+                            .sort_done = routed ? &sorted_event : nullptr,
+                            .stage2_weights = w2_to_l2 ? w2 : launch::ExpertWeights{}},
                            stream);
 
-    const launch::StageLaunch stage2(p.configs.stage2, stage_kernels.kernel(p.configs.stage2), shape);
-    launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted,
-                           {.act = ws.stage1_out.data(),
-                            .act_scale = ws.stage1_out_scale.data(),
-                            .act_wide = stage2_wide_in ? ws.stage1_wide.data() : nullptr,
-                            .act_rebased = ws.stage1_rebased.data(),
-                            .act_base = ws.stage1_base.data(),
-                            .w2 = static_cast<const uint8_t*>(a.w2),
-                            .w2_scale = static_cast<const uint8_t*>(a.w2_scale),
-                            .w2_rebased = static_cast<const uint8_t*>(a.w2_rebased),
-                            .w2_base = static_cast<const uint8_t*>(a.w2_base),
-                            .w2_e4m3_coded = static_cast<const uint8_t*>(a.w2_e4m3_coded),
-                            .w2_fp4_blocks = static_cast<const uint8_t*>(a.w2_fp4_blocks),
-                            .partial = ws.partials.data(),
-                            .out = static_cast<uint16_t*>(a.out),
-                            .out_zeroed = atomic,
-                            .overlap_previous = overlap_launches},
-                           stream);
+    launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted, stage2_io, stream);
 }
 
 FusedMoe::FusedMoe(MoeShapeKey shape, TunedTables tables, FusedMoeOptions options)
