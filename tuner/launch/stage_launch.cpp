@@ -99,14 +99,14 @@ bool finds_rows_in_routing(const StageLaunch& stage) {
            entries <= kMxRoutedEntriesMax && entries <= kernels::threads_per_block(stage.config);
 }
 
-ExpertWeights stage2_weights(const StageLaunch& stage, const Stage2Buffers& io) {
+WeightsByExpert stage2_weights(const StageLaunch& stage, const Stage2Buffers& io) {
     const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded,
                                                   io.w2_fp4_blocks);
     return {w2, w2_scale,
             kernels::expert_bytes(kernels::weight_copy(stage.config), stage.shape.model_dim, stage.shape.inter_dim)};
 }
 
-bool asks_l2_for(const StageLaunch& stage1, const ExpertWeights& w) {
+bool asks_l2_for(const StageLaunch& stage1, const WeightsByExpert& w) {
     const auto whole = [](long long v) { return v % 16 == 0; };
     return stage1.config.stage == kernels::Stage::gate_up && kernels::register_fed_wgmma(stage1.config) &&
            whole(w.bytes.values) && whole(w.bytes.scales) && whole(reinterpret_cast<std::uintptr_t>(w.values)) &&
@@ -121,7 +121,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                                     std::to_string(stage.shape.tokens) + " tokens (enqueue_stage1: topk_ids given)");
     if (!io.topk_ids && io.sort_done)
         throw std::invalid_argument("enqueue_stage1: sort_done is for a kernel given the routing (topk_ids)");
-    const ExpertWeights& next = io.stage2_weights;
+    const WeightsByExpert& next = io.stage2_weights;
     if ((next.values || next.scales) && !(next.values && next.scales && asks_l2_for(stage, next)))
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     ": stage 2's weights are asked of L2 by a register-fed stage 1, both tensors, in "
@@ -188,7 +188,7 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
     const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
-    const ExpertWeights w2 = stage2_weights(stage, io);
+    const WeightsByExpert w2 = stage2_weights(stage, io);
     const MoeStage2Args args{in.act, in.act_scale, w2.values, w2.scales, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),
                              atomic ? io.out : io.partial, s.tokens, s.topk, s.model_dim, s.inter_dim, io.act_wide};

@@ -54,9 +54,9 @@ struct StageLaunch {
     gpu::LaunchShape grid;
 };
 
-// The experts' weights of one copy: expert e's values at values + e * bytes.values, its scales (or
-// bases) at scales + e * bytes.scales.
-struct ExpertWeights {
+// The experts' weights of one copy (not the public moetune::ExpertWeights, the caller's four tensors):
+// expert e's values at values + e * bytes.values, its scales (or bases) at scales + e * bytes.scales.
+struct WeightsByExpert {
     const uint8_t* values = nullptr;
     const uint8_t* scales = nullptr;
     kernels::WeightCopyBytes bytes;
@@ -105,7 +105,7 @@ struct Stage1Buffers {
     const gpu::Event* sort_done = nullptr;
     // Set (stage2_weights): a register-fed kernel asks L2 for its expert's share of these, stage 2's
     // weights, while it streams its own (MoeStage1Args::next_w), so that stage 2 finds them there.
-    ExpertWeights stage2_weights;
+    WeightsByExpert stage2_weights;
 };
 
 // Device buffers of stage 2 for M = shape.tokens.
@@ -137,11 +137,11 @@ struct Stage2Buffers {
 bool finds_rows_in_routing(const StageLaunch& stage);
 
 // What a stage-2 kernel reads as its weights (kernels::weight_copy), by expert.
-ExpertWeights stage2_weights(const StageLaunch& stage, const Stage2Buffers& io);
+WeightsByExpert stage2_weights(const StageLaunch& stage, const Stage2Buffers& io);
 
 // Whether a stage-1 kernel can ask L2 for stage 2's weights (Stage1Buffers::stage2_weights): the
 // register-fed FP8 kernels, for whole 16-byte pieces.
-bool asks_l2_for(const StageLaunch& stage1, const ExpertWeights& w);
+bool asks_l2_for(const StageLaunch& stage1, const WeightsByExpert& w);
 
 // `sorted` holds the moe_sorting of the routing with the kernel's sort block (kernels::sort_block_m).
 void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kernels,

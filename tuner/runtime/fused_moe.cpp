@@ -234,7 +234,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                                           .overlap_previous = overlap_launches};
     // Stage 2's weights of the routed experts (at most one an entry), asked of L2 by stage 1 where they
     // fit in three quarters of it: stage 1's own weights pass through L2 evict-first beside them.
-    const launch::ExpertWeights w2 = launch::stage2_weights(stage2, stage2_io);
+    const launch::WeightsByExpert w2 = launch::stage2_weights(stage2, stage2_io);
     const bool w2_to_l2 = l2_stage2_weights && launch::asks_l2_for(stage1, w2) &&
                           (unsigned long long)(a.tokens * shape.topk) * (w2.bytes.values + w2.bytes.scales) <=
                               info.l2_bytes / 4 * 3;
@@ -261,7 +261,7 @@ void FusedMoe::Impl::run(const FusedMoeArgs& a, const gpu::Stream& stream) {
                             .overlap_previous = overlap_launches,
                             .topk_ids = routed ? a.topk_ids : nullptr,
                             .sort_done = routed ? &sorted_event : nullptr,
-                            .stage2_weights = w2_to_l2 ? w2 : launch::ExpertWeights{}},
+                            .stage2_weights = w2_to_l2 ? w2 : launch::WeightsByExpert{}},
                            stream);
 
     launch::enqueue_stage2(stage2, support->kernel(measure::harness_kernel_names::kReduce), sorted, stage2_io, stream);
