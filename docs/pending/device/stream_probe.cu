@@ -2,6 +2,7 @@
 // with nothing but loads? 61 MB over 360 workgroups of 4 warps (each warp two 8-row tiles, 512 bytes a
 // tile and chunk, 40 chunks), the register-fed loop's access pattern, with U chunks of loads in flight a
 // lane (unrolled, consumed by an XOR so nothing is dead). Also other grid shapes over the same bytes.
+// Since session 55 also the loads with L2 asked for the chunks ahead (probe<4, D>).
 // nvcc -O3 -std=c++17 -arch=sm_90a -o stream_probe stream_probe.cu && ./stream_probe
 #include <cstdio>
 #include <vector>
@@ -9,12 +10,22 @@
 #include <cuda_runtime.h>
 #include <type_traits>
 
-template <int U>
+// D > 0 (session 55): lanes 0 and 1 of each warp also ask L2 for the lo and hi tiles' chunks D ahead of
+// those the warp loads (cp.async.bulk.prefetch.L2, U chunks of 512 bytes at a time; the first D at the
+// start): the DRAM stream driven by the copy engine's prefetches, the loads hitting L2.
+template <int U, int D = 0>
 __global__ void probe(const uint4* __restrict__ w, int chunks, long long tile_stride_vec, unsigned* out) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const long long tile = (long long)blockIdx.x * (blockDim.x / 32) * 2 + warp * 2;  // lo, hi = tile, tile + 1
     const uint4* lo = w + tile * tile_stride_vec + lane;
     const uint4* hi = lo + tile_stride_vec;
+    const uint4* asker = lane == 0 ? lo : hi - 1;  // a tile's chunk start: lane 0's vector of lo, lane 1's of hi less one
+    auto ask = [&](int c, int n) {
+        if (D > 0 && lane < 2 && c < chunks)
+            asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(asker + c * 32), "r"(min(n, chunks - c) * 512)
+                         : "memory");
+    };
+    ask(0, D);
     unsigned acc = 0;
     for (int c0 = 0; c0 < chunks; c0 += U) {
         uint4 a[U], b[U];
@@ -24,6 +35,7 @@ __global__ void probe(const uint4* __restrict__ w, int chunks, long long tile_st
             asm volatile("ld.global.cs.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(a[u].x), "=r"(a[u].y), "=r"(a[u].z), "=r"(a[u].w) : "l"(lo + c * 32));
             asm volatile("ld.global.cs.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(b[u].x), "=r"(b[u].y), "=r"(b[u].z), "=r"(b[u].w) : "l"(hi + c * 32));
         }
+        ask(c0 + D, U);
 #pragma unroll
         for (int u = 0; u < U; ++u) acc ^= a[u].x ^ a[u].y ^ a[u].z ^ a[u].w ^ b[u].x ^ b[u].y ^ b[u].z ^ b[u].w;
     }
@@ -146,11 +158,19 @@ int main() {
                     r34 = ring(integral_constant<int, 3>{}, integral_constant<int, 4>{}),
                     r42 = ring(integral_constant<int, 4>{}, integral_constant<int, 2>{}),
                     r28 = ring(integral_constant<int, 2>{}, integral_constant<int, 8>{});
+        auto prefetched = [&](auto d) {
+            constexpr int D = decltype(d)::value;
+            return time_it([&](const uint4* p) { probe<4, D><<<s.blocks, s.warps * 32>>>(p, s.chunks, stride, out); }, w,
+                           total / 16, window);
+        };
+        const float p4 = prefetched(integral_constant<int, 4>{}), p8 = prefetched(integral_constant<int, 8>{}),
+                    p16 = prefetched(integral_constant<int, 16>{}), pall = prefetched(integral_constant<int, 64>{});
         auto tbps = [&](float t) { return t > 0 ? bytes / t / 1e9 : 0.0; };
         std::printf("%4d x %2d warps x %2d chunks (%.1f MB), TB/s: loads U=1 %.2f U=2 %.2f U=4 %.2f U=8 %.2f | "
-                    "bulk ring R2G4 %.2f R3G4 %.2f R4G2 %.2f R2G8 %.2f (us at U=4: %.1f)\n",
+                    "bulk ring R2G4 %.2f R3G4 %.2f R4G2 %.2f R2G8 %.2f | L2 asked ahead D=4 %.2f D=8 %.2f D=16 %.2f all %.2f "
+                    "(us at U=4: %.1f)\n",
                     s.blocks, s.warps, s.chunks, bytes / 1e6, tbps(t1), tbps(t2), tbps(t4), tbps(t8), tbps(r24), tbps(r34),
-                    tbps(r42), tbps(r28), t4 * 1e3);
+                    tbps(r42), tbps(r28), tbps(p4), tbps(p8), tbps(p16), tbps(pall), t4 * 1e3);
     }
     return 0;
 }
