@@ -131,8 +131,9 @@ int main() {
     cudaMemset(w, 1, total);
     struct Shape { int blocks, warps, chunks; };
     // 360 x 4 warps x 40 chunks = the 1-token stage 1 (t16x64x512_w4); then the same bytes as 720 x 4 x 20,
-    // 180 x 8 x 40, 132 x 16 x ~27, 1440 x 4 x 10.
-    const Shape shapes[] = {{360, 4, 40}, {720, 4, 20}, {180, 8, 40}, {1440, 4, 10}, {200, 8, 18}};
+    // 180 x 8 x 40, 132 x 16 x ~27, 1440 x 4 x 10; 360 x 8 x 20 (session 55): the warps of 720 x 4 x 20 in the
+    // 360 workgroups of the one-token grid, as two K-groups a workgroup would stream them.
+    const Shape shapes[] = {{360, 4, 40}, {720, 4, 20}, {180, 8, 40}, {1440, 4, 10}, {200, 8, 18}, {360, 8, 20}};
     for (const Shape& s : shapes) {
         const long long stride = (long long)s.chunks * 32;  // uint4s from one 8-row tile to the next
         const double bytes = double(s.blocks) * s.warps * 2 * s.chunks * 512;
