@@ -26,10 +26,12 @@ struct FusedMoeOptions {
     // launch: it starts on the SMs that kernel leaves idle and waits inside for its output). false
     // launches every kernel the ordinary way: to compare, or under a tool that serialises kernels.
     bool overlap_launches = true;
-    // Where stage 2's weights of the routed experts fit in L2 (one token on DSv4.1), a register-fed
-    // stage 1 asks L2 for them while it streams its own, so that stage 2 reads them from there.
-    // false: stage 2 streams them itself (to compare).
-    bool l2_stage2_weights = true;
+    // true: where stage 2's weights of the routed experts fit in L2 (one token on DSv4.1), a
+    // register-fed stage 1 asks L2 for them while it streams its own, so that stage 2 reads them from
+    // there. Off by default: on an H100 it made one token 0.8 us slower where each call routes to
+    // other experts (as a model's layers do), and faster only where the same experts' weights stayed
+    // in L2 from the call before (docs/kernel-design.md, "Stage 2's weights asked for during stage 1").
+    bool l2_stage2_weights = false;
 };
 
 // One call's device buffers, all owned by the caller. M = tokens.

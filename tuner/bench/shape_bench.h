@@ -33,7 +33,7 @@ struct BenchSettings {
     int routings = 1;
     std::string cache_dir;           // "" = moetune's default
     bool overlap_launches = true;    // FusedMoeOptions::overlap_launches, both arms
-    bool l2_stage2_weights = true;   // FusedMoeOptions::l2_stage2_weights, both arms
+    bool l2_stage2_weights = false;  // FusedMoeOptions::l2_stage2_weights, both arms
     Peaks peaks;
 };
 

@@ -1,6 +1,6 @@
 // moetune bench --shapes F [--tuned T.csv ...] [--tokens LIST] [--rounds R] [--json OUT.json]
 //               [--hbm-tbps X] [--peak-tflops Y] [--seed S] [--routing R] [--cache-dir D] [--replay-ms MS]
-//               [--serial-launches] [--no-l2-stage2-weights]
+//               [--serial-launches] [--l2-stage2-weights]
 // The whole fused MoE through libmoetune, per token bucket: the heuristic default and the tuned
 // configuration on the same inputs, timed alternately; µs, speedup, TB/s, TFLOP/s, % of the
 // roofline and how far the two arms' outputs differ. docs/benchmarks.md.
@@ -55,7 +55,7 @@ struct BenchOptions {
     std::string cache_dir;
     double replay_ms = measure::TimingOptions{}.replay_ms;
     bool serial_launches = false;
-    bool no_l2_stage2_weights = false;
+    bool l2_stage2_weights = false;
 };
 
 // The command line the results came from, for the JSON's record.
@@ -66,7 +66,7 @@ std::string command_line(const BenchOptions& o) {
     c += " --rounds " + std::to_string(o.rounds) + " --seed " + std::to_string(o.seed) + " --routing " + o.routing;
     if (o.routings > 1) c += " --routings " + std::to_string(o.routings);
     if (o.serial_launches) c += " --serial-launches";
-    if (o.no_l2_stage2_weights) c += " --no-l2-stage2-weights";
+    if (o.l2_stage2_weights) c += " --l2-stage2-weights";
     return c;
 }
 
@@ -141,7 +141,7 @@ int run_bench(const BenchOptions& o) {
     s.routings = o.routings;
     s.cache_dir = o.cache_dir;
     s.overlap_launches = !o.serial_launches;
-    s.l2_stage2_weights = !o.no_l2_stage2_weights;
+    s.l2_stage2_weights = o.l2_stage2_weights;
     s.peaks.tflops = o.peak_tflops;
     s.peaks.hbm_tbps = o.hbm_tbps;
     header.hbm_measured = o.hbm_tbps == 0;
@@ -201,9 +201,9 @@ Command add_bench_command(CLI::App& parent) {
     app->add_flag("--serial-launches", o->serial_launches,
                   "Launch every kernel after the one before it has finished (FusedMoeOptions::overlap_launches = "
                   "false), in both arms");
-    app->add_flag("--no-l2-stage2-weights", o->no_l2_stage2_weights,
-                  "Stage 2 streams its weights itself: stage 1 does not ask L2 for them where they fit "
-                  "(FusedMoeOptions::l2_stage2_weights = false), in both arms");
+    app->add_flag("--l2-stage2-weights", o->l2_stage2_weights,
+                  "A register-fed stage 1 asks L2 for stage 2's weights where they fit, instead of stage 2 "
+                  "streaming them itself (FusedMoeOptions::l2_stage2_weights = true), in both arms");
     add_replay_ms_option(*app, o->replay_ms);
     return {app, [o] { return run_bench(*o); }};
 }

@@ -13,6 +13,11 @@ left() { echo $(( ${LIMIT:-580} - ($(date +%s) - T0) )); }  # seconds of the cal
 S=shapes/dsv41_flash_ep4_a8w4.csv; B=build-dev/moetune
 for pre in ${PRE:-}; do source $D/$pre; done
 [ -f build-dev/build.ninja ] || cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release > $L/cmake.log 2>&1
+# A file that differed from HEAD in the last call (a PRE's patch, an uncommitted change) comes back to HEAD's content
+# here with its old time, which ninja takes for built (session 55: two calls ran a mix of two patches): touch those,
+# then record this call's.
+[ -f build-dev/.changed ] && xargs -r touch -c < build-dev/.changed
+git diff --name-only HEAD > build-dev/.changed
 ninja -C build-dev moetune ${TARGETS:-} > $L/build.log 2>&1 || { tail -40 $L/build.log; exit 1; }
 stamp built
 for step in $STEPS; do source $D/$step; done
