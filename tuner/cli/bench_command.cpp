@@ -1,6 +1,6 @@
 // moetune bench --shapes F [--tuned T.csv ...] [--tokens LIST] [--rounds R] [--json OUT.json]
-//               [--hbm-tbps X] [--peak-tflops Y] [--seed S] [--routing R] [--cache-dir D] [--replay-ms MS]
-//               [--serial-launches] [--l2-stage2-weights]
+//               [--hbm-tbps X] [--peak-tflops Y] [--seed S] [--routing R] [--routings N] [--cache-dir D]
+//               [--replay-ms MS] [--serial-launches] [--l2-stage2-weights]
 // The whole fused MoE through libmoetune, per token bucket: the heuristic default and the tuned
 // configuration on the same inputs, timed alternately; µs, speedup, TB/s, TFLOP/s, % of the
 // roofline and how far the two arms' outputs differ. docs/benchmarks.md.
