@@ -38,9 +38,12 @@ def roofline_pct(roofline, measured_us):
     return 100.0 * roofline / measured_us
 
 
-def bucket_roofline(tokens, model_dim, inter_dim, topk, experts_touched, hbm_tbps, peak_tflops):
-    """The per-bucket fields both JSON outputs carry: bytes, flops, roofline_us."""
-    byte_count = bytes_touched(tokens, model_dim, inter_dim, experts_touched)
+def bucket_roofline(tokens, model_dim, inter_dim, topk, experts_touched_each, hbm_tbps, peak_tflops):
+    """The per-bucket fields both JSON outputs carry: bytes, flops, roofline_us. Over the routings a
+    bucket's calls take in turn, equally often (experts_touched_each: each one's distinct experts): the
+    mean bytes and the roofline of that mean work, as `moetune bench --routings` counts them."""
+    byte_count = sum(bytes_touched(tokens, model_dim, inter_dim, e) for e in experts_touched_each) / len(
+        experts_touched_each)
     flop_count = flops(tokens, model_dim, inter_dim, topk)
     return {
         "bytes": byte_count,

@@ -12,7 +12,11 @@ e4m3 with per-channel scales) and the routing (softmax over random logits, top-k
 renormalised to sum to 1), which moetune's kernels take as inputs too.
 
 Timing: --launches calls captured in one CUDA graph, --warmup replays, then --replays replays each
-between CUDA events; a bucket's `us` is the median replay / launches. Each bucket's output is then
+between CUDA events; a bucket's `us` is the median replay / launches. With --routings N the graph's
+calls take N routings in turn (bucket M's from SEED+M, SEED+M+1, ...; the launches rounded up to a
+multiple of N), so that a call's experts do not find their weights in the L2 the call before left, as
+`moetune bench --routings N` does; the bytes and roofline are then the mean over the N, the experts
+touched and the check routing 0's. Each bucket's output is then
 checked against an fp32 reference on the same FP8 operands (torch_moe.reference_forward) with
 moetune's cosine measure; above 0.1 the bucket is reported and the run exits 1.
 
@@ -45,6 +49,10 @@ def parse_args(argv):
     parser.add_argument("--replays", type=int, default=7, help="timed graph replays, median taken (default %(default)s)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed graph replays first (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="weights from SEED, bucket M's inputs from SEED+M (default %(default)s)")
+    parser.add_argument("--routings", type=int, default=1,
+                        help="routings the graph's calls take in turn, bucket M's from SEED+M on: more than 1 keeps "
+                             "one call's experts from finding their weights in the L2 the call before left, as "
+                             "moetune bench --routings (1 to 64, default %(default)s)")
     parser.add_argument("--hbm-tbps", type=float, default=4.27, help="HBM bandwidth of the roofline, TB/s (default %(default)s)")
     parser.add_argument("--peak-tflops", type=float, default=1550.0, help="FP8 tensor peak of the roofline, TFLOP/s (default %(default)s)")
     # argparse exits 2 on bad flags, the project's usage code.
@@ -54,6 +62,10 @@ def parse_args(argv):
             parser.error(f"--{flag.replace('_', '-')} must be positive")
     if args.warmup < 0:
         parser.error("--warmup must not be negative")
+    if not 1 <= args.routings <= 64:
+        parser.error("--routings must be 1 to 64")
+    # Every routing captured as often.
+    args.launches = -(-args.launches // args.routings) * args.routings
     return args
 
 
@@ -71,11 +83,16 @@ def import_cuda_torch():
 
 def measure_bucket(torch, shape, tokens, weights, args):
     """Times and checks one bucket; returns its JSON object."""
-    hidden, topk_ids, topk_weights = torch_moe.make_inputs(tokens, shape.model_dim, shape.experts, shape.topk,
-                                                           args.seed + tokens)
+    inputs = [torch_moe.make_inputs(tokens, shape.model_dim, shape.experts, shape.topk, args.seed + tokens + r)
+              for r in range(args.routings)]
+    hidden, topk_ids, topk_weights = inputs[0]
+    calls = [0]
 
     def call():
-        return torch_moe.moe_forward(hidden, topk_ids, topk_weights, weights)
+        """The next routing's call (the check's is routing 0's); each call captured takes the next."""
+        h, ids, w = inputs[calls[0] % len(inputs)]
+        calls[0] += 1
+        return torch_moe.moe_forward(h, ids, w, weights)
 
     try:
         err = torch_moe.cosine_difference(
@@ -87,10 +104,11 @@ def measure_bucket(torch, shape, tokens, weights, args):
             exit_codes.FAILED, f"{args.shapes}:{shape.line}: torch {torch.__version__} rejected the MoE at "
             f"{tokens} tokens: {error}") from None
 
-    experts_touched = topk_ids.unique().numel()
+    touched = [ids.unique().numel() for _, ids, _ in inputs]
+    experts_touched = touched[0]
     bucket = {"tokens": tokens, "us": us, "experts_touched": experts_touched}
-    bucket.update(moe_roofline.bucket_roofline(tokens, shape.model_dim, shape.inter_dim, shape.topk,
-                                               experts_touched, args.hbm_tbps, args.peak_tflops))
+    bucket.update(moe_roofline.bucket_roofline(tokens, shape.model_dim, shape.inter_dim, shape.topk, touched,
+                                               args.hbm_tbps, args.peak_tflops))
     bucket["roofline_pct"] = moe_roofline.roofline_pct(bucket["roofline_us"], us)
     bucket["err_cosine"] = err
     print(f"{shape.model_dim}x{shape.inter_dim} E{shape.experts} top{shape.topk} M={tokens}: {us:.2f} us, "
@@ -126,6 +144,7 @@ def main(argv):
                    "us": "median replay / launches"},
         "seed": args.seed,
         "routing": "softmax over N(0,1) logits, top-k, weights renormalised to sum 1",
+        "routings": args.routings,
         "peaks": {"hbm_tbps": args.hbm_tbps, "tflops": args.peak_tflops},
         "shapes": results,
     }

@@ -36,6 +36,12 @@ class PeerTorchCliTest(ScratchDirTest):
         self.assertTrue(result.stderr.startswith(f"{shapes}:3: "), result.stderr)
         self.assertIn("multiples of 16", result.stderr)
 
+    def test_routings_outside_1_to_64_are_a_usage_error(self):
+        for routings in ("0", "65"):
+            result = peer("--shapes", str(SHAPES), "--json", self.json, "--routings", routings)
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("--routings", result.stderr)
+
     def test_a_bad_token_list_is_a_usage_error(self):
         result = peer("--shapes", str(SHAPES), "--json", self.json, "--tokens", "1,zero")
         self.assertEqual(result.returncode, 2)
