@@ -151,7 +151,8 @@ enum class WeightCopy : int {
 WeightCopy weight_copy(const KernelConfig& c);
 
 // One expert's bytes of each tensor of a weight copy -- its values, then its block scales or bases --
-// for a weight matrix of `rows` rows of K: each copy holds the experts one after another.
+// for a weight matrix of `rows` rows of K: each copy holds the experts one after another, so a whole
+// tensor is experts times these (measure::weight_tensor_bytes and its siblings).
 struct WeightCopyBytes {
     long long values = 0;
     long long scales = 0;

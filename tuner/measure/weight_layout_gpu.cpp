@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/kernel_config.h"
+
 namespace moetune::measure {
 namespace {
 
@@ -29,7 +31,8 @@ formats::ExpertWeightDims expert_weight_dims(const data::MoeShape& shape, format
 }
 
 std::size_t weight_tensor_bytes(const formats::ExpertWeightDims& d, bool scales) {
-    return std::size_t(d.experts) * d.rows * (scales ? d.cols / 32 : d.cols / 2);
+    const kernels::WeightCopyBytes e = kernels::expert_bytes(kernels::WeightCopy::coded_fp4, d.rows, d.cols);
+    return std::size_t(d.experts) * std::size_t(scales ? e.scales : e.values);
 }
 
 void lay_out_mma_k128_gpu(const HarnessKernels& kernels, formats::WeightRole role, const formats::ExpertWeightDims& d,

@@ -4,13 +4,14 @@
 
 #include "common/fp4_weight_blocks.h"
 #include "data_gpu/launch_grid.h"
+#include "kernels/kernel_config.h"
 #include "measure/weight_layout_gpu.h"
 
 namespace moetune::measure {
 
 std::size_t rebased_tensor_bytes(const formats::ExpertWeightDims& d, bool bases) {
-    const std::size_t rows = std::size_t(d.experts) * d.rows;
-    return bases ? rows : rows * d.cols;
+    const kernels::WeightCopyBytes e = kernels::expert_bytes(kernels::WeightCopy::rebased_e4m3, d.rows, d.cols);
+    return std::size_t(d.experts) * std::size_t(bases ? e.scales : e.values);
 }
 
 namespace {
@@ -60,7 +61,8 @@ DeviceRebasedWeights rebase_weights_gpu(const HarnessKernels& kernels, const dat
 }
 
 std::size_t fp4_blocks_bytes(const formats::ExpertWeightDims& d) {
-    return std::size_t(d.experts) * d.rows * std::size_t(mx_fp4_blocks_row_bytes(d.cols));
+    return std::size_t(d.experts) *
+           std::size_t(kernels::expert_bytes(kernels::WeightCopy::fp4_blocks, d.rows, d.cols).values);
 }
 
 void fp4_weight_blocks_gpu(const HarnessKernels& kernels, const formats::ExpertWeightDims& d, const uint8_t* coded,
