@@ -35,3 +35,21 @@ TEST_CASE("an expert's bytes of each weight copy are the library's weight tensor
         CHECK(total(WeightCopy::fp4_blocks) == std::pair{t.blocks, t.bases});
     }
 }
+
+// Counted by hand, so that the sizes above (which measure:: now derives from expert_bytes too) stay
+// pinned to the layouts: DSv4.1's W1 is 4608 rows of K = 5120, W2 5120 rows of K = 2304; FP4 codes
+// are K / 2 bytes a row, e8m0 scales K / 32, rebased e4m3 K, bases 1, FP4 blocks 68 a 128-wide chunk.
+TEST_CASE("an expert's bytes of each weight copy, counted by hand for DSv4.1") {
+    using kernels::WeightCopyBytes;
+    const auto bytes = [](WeightCopy copy, long long rows, int K) {
+        const WeightCopyBytes e = kernels::expert_bytes(copy, rows, K);
+        return std::pair{e.values, e.scales};
+    };
+    CHECK(bytes(WeightCopy::coded_fp4, 4608, 5120) == std::pair{11'796'480LL, 737'280LL});
+    CHECK(bytes(WeightCopy::e4m3_coded_fp4, 4608, 5120) == std::pair{11'796'480LL, 737'280LL});
+    CHECK(bytes(WeightCopy::rebased_e4m3, 4608, 5120) == std::pair{23'592'960LL, 4'608LL});
+    CHECK(bytes(WeightCopy::fp4_blocks, 4608, 5120) == std::pair{12'533'760LL, 4'608LL});
+    CHECK(bytes(WeightCopy::coded_fp4, 5120, 2304) == std::pair{5'898'240LL, 368'640LL});
+    CHECK(bytes(WeightCopy::rebased_e4m3, 5120, 2304) == std::pair{11'796'480LL, 5'120LL});
+    CHECK(bytes(WeightCopy::fp4_blocks, 5120, 2304) == std::pair{6'266'880LL, 5'120LL});
+}
