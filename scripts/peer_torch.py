@@ -12,8 +12,8 @@ e4m3 with per-channel scales) and the routing (softmax over random logits, top-k
 renormalised to sum to 1), which moetune's kernels take as inputs too.
 
 Timing: --launches calls captured in one CUDA graph, --warmup replays, then --replays replays each
-between CUDA events; a bucket's `us` is the median replay / launches. With --routings N the graph's
-calls take N routings in turn (bucket M's from SEED+M, SEED+M+1, ...; the launches rounded up to a
+between CUDA events; a bucket's `us` is the median replay / launches. With --routings N (default 8,
+as `moetune bench`) the graph's calls take N routings in turn (bucket M's from SEED+M, SEED+M+1, ...; the launches rounded up to a
 multiple of N), so that a call's experts do not find their weights in the L2 the call before left, as
 `moetune bench --routings N` does; the bytes and roofline are then the mean over the N, the experts
 touched and the check routing 0's. Each bucket's output is then
@@ -49,10 +49,10 @@ def parse_args(argv):
     parser.add_argument("--replays", type=int, default=7, help="timed graph replays, median taken (default %(default)s)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed graph replays first (default %(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="weights from SEED, bucket M's inputs from SEED+M (default %(default)s)")
-    parser.add_argument("--routings", type=int, default=1,
+    parser.add_argument("--routings", type=int, default=8,
                         help="routings the graph's calls take in turn, bucket M's from SEED+M on: more than 1 keeps "
                              "one call's experts from finding their weights in the L2 the call before left, as "
-                             "moetune bench --routings (1 to 64, default %(default)s)")
+                             "moetune bench --routings, whose default this is (1 to 64, default %(default)s)")
     parser.add_argument("--hbm-tbps", type=float, default=4.27, help="HBM bandwidth of the roofline, TB/s (default %(default)s)")
     parser.add_argument("--peak-tflops", type=float, default=1550.0, help="FP8 tensor peak of the roofline, TFLOP/s (default %(default)s)")
     # argparse exits 2 on bad flags, the project's usage code.

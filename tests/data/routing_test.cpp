@@ -54,6 +54,19 @@ std::string message_of(const std::function<void()>& f) {
 
 }  // namespace
 
+TEST_CASE("the routings that another seed changes are the ones said to vary with it", "[data][routing]") {
+    // Timing rotates routings by seed (TimingOptions::routings), so the predicate must match make_routing.
+    const MoeShape shape{.tokens = 4, .model_dim = 64, .inter_dim = 32, .experts = 96, .topk = 5};
+    for (const char* text : {"random", "skewed", "skewed:0.5", "balanced"}) {
+        INFO(text);
+        const RoutingSpec spec = parse_routing_spec(text);
+        const bool changes = make_routing(spec, shape, 7).ids != make_routing(spec, shape, 8).ids;
+        CHECK(changes == varies_with_seed(spec));
+    }
+    CHECK_FALSE(varies_with_seed(parse_routing_spec("file:x.csv")));
+    CHECK(varies_with_seed(parse_routing_spec("random")));
+}
+
 TEST_CASE("--routing values parse and print back", "[data][routing]") {
     CHECK(parse_routing_spec("random").kind == RoutingSpec::Kind::random);
     CHECK(parse_routing_spec("balanced").kind == RoutingSpec::Kind::balanced);

@@ -87,4 +87,9 @@ TEST_CASE("measure rejects bad flags as usage errors", "[cli][measure]") {
     CHECK(run_moetune("measure --shapes x.csv --tokens 1 --test-break sometimes").exit_code == cli::kExitUsage);
     CHECK(run_moetune("measure --shapes x.csv --tokens 1 --isolate --in-process").exit_code == cli::kExitUsage);
     CHECK(run_moetune("measure --shapes x.csv --tokens 0").exit_code == cli::kExitUsage);
+    for (const char* routings : {"0", "65", "two"}) {
+        INFO(routings);
+        CHECK(run_moetune(std::string("measure --shapes x.csv --tokens 1 --routings ") + routings).exit_code ==
+              cli::kExitUsage);
+    }
 }

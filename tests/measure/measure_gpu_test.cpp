@@ -4,11 +4,18 @@
 // each time with the next candidate still measured (through WorkerClient, i.e. worker processes).
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "data/routing.h"
+#include "data/routing_spec.h"
+#include "data_gpu/data_kernels.h"
+#include "gpu/stream.h"
+#include "measure/bucket_data.h"
 #include "measure/failure.h"
 #include "measure/measurer.h"
+#include "measure/shape_weights.h"
 #include "measure/worker_client.h"
 #include "measure_gpu_fixture.h"
 #include "support/test_env.h"
@@ -41,6 +48,19 @@ bool reduce(const KernelConfig& c) { return c.mode == kernels::Stage2Mode::reduc
 bool half_sort_block(const KernelConfig& c) { return c.sort_block == 2 * c.tile_m; }
 bool any(const KernelConfig&) { return true; }
 
+// Two runs of one task that differ only in how it is timed ran the same validating launch: bit-identical
+// for stage 1; stage 2's atomic adds land in a different order from run to run, which moves the error in
+// its last digits only.
+void check_same_validation(Stage stage, const MeasureResult& plain, const MeasureResult& other) {
+    print(plain);
+    print(other);
+    REQUIRE(plain.ok);
+    REQUIRE(other.ok);
+    if (stage == Stage::gate_up) CHECK(other.err == plain.err);
+    else CHECK(other.err == Approx(plain.err).margin(1e-6));
+    CHECK(other.us > 0);
+}
+
 }  // namespace
 
 TEST_CASE("a candidate of every kind passes the reference and is timed", "[gpu][measure]") {
@@ -70,17 +90,46 @@ TEST_CASE("cold-L2 timing validates and times the same candidates", "[gpu][measu
         MeasureTask task = task_for(candidate(stage, 32, any), 32);
         const MeasureResult warm = measurer().run(task);
         task.timing.cold_l2 = true;
-        const MeasureResult cold = measurer().run(task);
-        print(warm);
-        print(cold);
-        CHECK(warm.ok);
-        CHECK(cold.ok);
-        // The same validating launch: bit-identical for stage 1; stage 2's atomic adds land in a
-        // different order from run to run, which moves the error in its last digits only.
-        if (stage == Stage::gate_up) CHECK(cold.err == warm.err);
-        else CHECK(cold.err == Approx(warm.err).margin(1e-6));
-        CHECK(cold.us > 0);
+        check_same_validation(stage, warm, measurer().run(task));
     }
+}
+
+TEST_CASE("timing over several routings validates the task's own and times a launch of each in turn", "[gpu][measure]") {
+    for (Stage stage : {Stage::gate_up, Stage::down}) {
+        MeasureTask task = task_for(candidate(stage, 1, any), 1);
+        const MeasureResult one = measurer().run(task);
+        task.timing.routings = 8;
+        const MeasureResult eight = measurer().run(task);
+        check_same_validation(stage, one, eight);  // routing 0 is the task's own
+        CHECK(eight.launches_per_graph >= 8);
+        CHECK(eight.launches_per_graph % 8 == 0);  // each routing as often
+    }
+}
+
+TEST_CASE("the routings after a bucket's first are the spec's of the next seeds, each sorted", "[gpu][measure]") {
+    const std::string cache_dir = MOETUNE_TEST_KERNEL_CACHE;
+    const rtc::KernelCache cache(cache_dir);
+    const data::DataKernels data_kernels(&cache);
+    const measure::HarnessKernels harness_kernels(&cache);
+    const gpu::Stream stream;
+    const data::MoeShape shape = test::dsv41(1);
+    const uint64_t seed = 7;
+    const measure::ShapeWeights weights(data_kernels, harness_kernels, shape, seed, stream);
+    const data::RoutingSpec spec = data::parse_routing_spec("random");
+    measure::BucketData bucket(data_kernels, weights, shape, seed, spec, stream);
+    std::set<std::vector<int32_t>> expert_sets;
+    for (int r = 0; r < 8; ++r) {
+        const data::DeviceSortedRouting& sorted = bucket.sorted(16, r);
+        const int blocks = sorted.num_valid_ids.download()[0] / 16;
+        std::vector<int32_t> experts = sorted.sorted_expert_ids.download();
+        experts.resize(blocks);  // the valid blocks: one expert each at one token
+        std::vector<int32_t> routed = data::make_routing(spec, shape, seed + r).ids;
+        std::sort(routed.begin(), routed.end());
+        CHECK(experts == routed);  // routing r is the spec's of seed + r
+        expert_sets.insert(experts);
+    }
+    CHECK(expert_sets.size() > 4);  // 8 draws of 5 experts of 96 hardly repeat
+    CHECK(&bucket.sorted(16, 3) == &bucket.sorted(16, 3));  // sorted once
 }
 
 TEST_CASE("repeated timing of one candidate varies by less than 3%", "[gpu][measure]") {
@@ -152,6 +201,10 @@ TEST_CASE("bad tasks fail with their reason, without touching the GPU state", "[
     CHECK(failure_kind(measurer().run(t).failure) == "input");
     t = good;
     t.timing.timed_replays = 0;
+    CHECK(failure_kind(measurer().run(t).failure) == "input");
+    t = good;
+    t.routing = "balanced";  // the same routing whatever the seed: nothing to rotate
+    t.timing.routings = 3;
     CHECK(failure_kind(measurer().run(t).failure) == "input");
     CHECK_FALSE(measurer().context_lost());
     CHECK(measurer().run(good).ok);

@@ -19,7 +19,12 @@ MeasureTask sample_task() {
     t.cache_dir = "/tmp/cache dir/with \"quotes\"";
     t.metric = "row-cosine";
     t.err_ratio = 0.0625;
-    t.timing = {.launches_per_graph = 7, .warmup_replays = 2, .timed_replays = 11, .replay_ms = 0.75, .cold_l2 = true};
+    t.timing = {.launches_per_graph = 7,
+                .warmup_replays = 2,
+                .timed_replays = 11,
+                .replay_ms = 0.75,
+                .cold_l2 = true,
+                .routings = 6};
     t.test_break = 2;
     return t;
 }
@@ -42,6 +47,7 @@ void check_same(const MeasureTask& a, const MeasureTask& b) {
     CHECK(a.timing.timed_replays == b.timing.timed_replays);
     CHECK(a.timing.replay_ms == b.timing.replay_ms);
     CHECK(a.timing.cold_l2 == b.timing.cold_l2);
+    CHECK(a.timing.routings == b.timing.routings);
     CHECK(a.test_break == b.test_break);
 }
 
@@ -93,6 +99,7 @@ TEST_CASE("a task needs only its shape and kernel name; the rest defaults", "[me
     CHECK(t.timing.launches_per_graph == defaults.timing.launches_per_graph);
     CHECK(t.timing.warmup_replays == defaults.timing.warmup_replays);
     CHECK_FALSE(t.timing.cold_l2);
+    CHECK(t.timing.routings == 1);  // a parent from before --routings times one routing, as it did
     CHECK(t.test_break == 0);
 }
 
@@ -112,4 +119,11 @@ TEST_CASE("timing options that cannot time anything are named", "[measure]") {
     CHECK(timing_options_error({20, -1, 15, false}).find("warmup_replays") != std::string::npos);
     CHECK(timing_options_error({20, 0, 15, false}).empty());
     CHECK(timing_options_error({20, 3, 0, false}).find("timed_replays") != std::string::npos);
+    TimingOptions routings;
+    for (int n : {0, kMaxTimedRoutings + 1}) {
+        routings.routings = n;
+        CHECK(timing_options_error(routings).find("routings must be 1 to 64") != std::string::npos);
+    }
+    routings.routings = kMaxTimedRoutings;
+    CHECK(timing_options_error(routings).empty());
 }

@@ -54,3 +54,19 @@ TEST_CASE("launches per graph adapt so one replay lasts about replay_ms", "[meas
     o.replay_ms = 0;
     CHECK(adapted_launches_per_graph(5.0, o) == 20);    // adaptation off
 }
+
+TEST_CASE("launches per graph take each timed routing equally often", "[measure][timing]") {
+    TimingOptions o;
+    o.launches_per_graph = 20;
+    o.replay_ms = 2.0;
+    o.routings = 8;
+    CHECK(adapted_launches_per_graph(0.010, o) == 16);  // 20 fit: two of each of the 8
+    CHECK(adapted_launches_per_graph(0.150, o) == 8);   // 13 fit: one of each
+    CHECK(adapted_launches_per_graph(0.5, o) == 4);     // fewer than the routings: the first 4, once each
+    CHECK(adapted_launches_per_graph(5.0, o) == 1);
+    o.routings = 5;
+    CHECK(adapted_launches_per_graph(0.010, o) == 20);  // already a multiple
+    o.replay_ms = 0;
+    o.routings = 3;
+    CHECK(adapted_launches_per_graph(5.0, o) == 18);    // adaptation off: the fixed count, rounded down alike
+}

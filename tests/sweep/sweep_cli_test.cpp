@@ -148,6 +148,9 @@ TEST_CASE("sweep: bad flags exit 2 and say which flag") {
     CHECK(contains(err_of("--tokens 96"), "--tokens: '96' is not a token bucket AITER looks up"));
     CHECK(contains(err_of("--routing sorted"), "sorted"));
     CHECK(contains(err_of("--metric l2"), "unknown error metric 'l2'"));
+    // Rotating routings that do not depend on the seed would time one routing N times.
+    CHECK(contains(err_of("--routing balanced --routings 3"), "--routing balanced is the same whatever the seed"));
+    CHECK(contains(err_of("--routings 65"), "--routings"));
     CHECK(contains(err_of("--only-missing"), "--tuned"));
     CHECK(contains(err_of("--tuned x.csv"), "--only-missing"));
     CHECK(contains(err_of("--err-ratio 2"), "--err-ratio: must lie in 0..1, got 2"));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -51,7 +52,7 @@ struct BenchOptions {
     double peak_tflops = kDefaultPeakTflops;
     uint64_t seed = 0;
     std::string routing = "random";
-    int routings = 1;
+    std::optional<int> routings;  // unset: timed_routings' default
     std::string cache_dir;
     double replay_ms = measure::TimingOptions{}.replay_ms;
     bool serial_launches = false;
@@ -64,7 +65,7 @@ std::string command_line(const BenchOptions& o) {
     for (const std::string& t : o.tuned) c += " --tuned " + t;
     if (!o.tokens.empty()) c += " --tokens " + o.tokens;
     c += " --rounds " + std::to_string(o.rounds) + " --seed " + std::to_string(o.seed) + " --routing " + o.routing;
-    if (o.routings > 1) c += " --routings " + std::to_string(o.routings);
+    if (o.routings) c += " --routings " + std::to_string(*o.routings);
     if (o.serial_launches) c += " --serial-launches";
     if (o.l2_stage2_weights) c += " --l2-stage2-weights";
     return c;
@@ -91,12 +92,9 @@ std::vector<bench::ShapeResults> group_by_shape(const kernels::ShapeRows& rows,
 int run_bench(const BenchOptions& o) {
     kernels::ShapeRows rows;
     TunedTables tables;
+    int routings = 1;
     try {
-        const data::RoutingSpec routing = data::parse_routing_spec(o.routing);
-        if (o.routings > 1 && routing.kind != data::RoutingSpec::Kind::random &&
-            routing.kind != data::RoutingSpec::Kind::skewed)
-            throw std::invalid_argument("--routings " + std::to_string(o.routings) + ": --routing " + o.routing +
-                                        " is the same whatever the seed; rotate random or skewed routings");
+        routings = timed_routings(o.routings, o.routing, data::parse_routing_spec(o.routing));
         std::vector<int> tokens;
         try {
             if (!o.tokens.empty())
@@ -138,7 +136,7 @@ int run_bench(const BenchOptions& o) {
     s.timing.replay_ms = o.replay_ms;
     s.seed = o.seed;
     s.routing = o.routing;
-    s.routings = o.routings;
+    s.routings = routings;
     s.cache_dir = o.cache_dir;
     s.overlap_launches = !o.serial_launches;
     s.l2_stage2_weights = o.l2_stage2_weights;
@@ -192,11 +190,7 @@ Command add_bench_command(CLI::App& parent) {
         ->capture_default_str();
     app->add_option("--seed", o->seed, "Seed of the synthetic inputs and routing")->capture_default_str();
     app->add_option("--routing", o->routing, "random | balanced | skewed[:s] | file:PATH")->capture_default_str();
-    app->add_option("--routings", o->routings,
-                    "Routings the timed calls rotate over (seeds seed, seed+1, ...): more than 1 keeps one call's "
-                    "experts from finding their weights in the L2 the call before left")
-        ->check(number_in(1, 64))
-        ->capture_default_str();
+    add_routings_option(*app, o->routings);
     app->add_option("--cache-dir", o->cache_dir, "Compiled-kernel cache (default ~/.cache/moetune)");
     app->add_flag("--serial-launches", o->serial_launches,
                   "Launch every kernel after the one before it has finished (FusedMoeOptions::overlap_launches = "

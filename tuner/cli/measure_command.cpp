@@ -1,6 +1,6 @@
 // moetune measure --shapes F --tokens N [--stage 1|2] [--kernels REGEX] [--seed S] [--routing R]
 //                 [--metric M] [--err-ratio X] [--cache-dir D] [--timeout S] [--isolate|--in-process]
-//                 [--gpu G] [--cold-l2] [--test-break wrong|fault|hang] [--json OUT]
+//                 [--gpu G] [--cold-l2] [--routings N] [--test-break wrong|fault|hang] [--json OUT]
 // Measures the candidates of each distinct shape of F at N tokens (after static pruning, filtered by
 // --kernels): all are compiled in parallel into the kernel cache first, then each is validated
 // against the reference and timed (tuner/measure, docs/measurement.md), one table row per candidate
@@ -65,6 +65,7 @@ struct MeasureOptions {
     bool in_process = false;
     int gpu = 0;
     bool cold_l2 = false;
+    std::optional<int> routings;  // unset: timed_routings' default
     double replay_ms = measure::TimingOptions{}.replay_ms;
     std::string test_break;  // "", wrong, fault, hang
     std::string json;
@@ -182,11 +183,12 @@ int run_measure(const MeasureOptions& o) {
     }
 
     std::vector<data::MoeShape> shapes;
+    int routings = 1;
     try {
-        data::parse_routing_spec(o.routing);
+        routings = timed_routings(o.routings, o.routing, data::parse_routing_spec(o.routing));
         data::parse_error_metric(o.metric);
         shapes = read_shapes(o.shapes, o.tokens);
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {  // InputError (file and line), a --routings the routing cannot take
         spdlog::error("{}", e.what());
         return kExitUsage;
     }
@@ -205,6 +207,7 @@ int run_measure(const MeasureOptions& o) {
     base.metric = o.metric;
     base.err_ratio = o.err_ratio;
     base.timing.cold_l2 = o.cold_l2;
+    base.timing.routings = routings;
     base.timing.replay_ms = o.replay_ms;
     base.test_break = test_break_code(o.test_break);
     std::vector<measure::MeasureTask> tasks;
@@ -295,6 +298,7 @@ Command add_measure_command(CLI::App& parent) {
         ->excludes(isolate);
     app->add_option("--gpu", o->gpu, "Device index")->capture_default_str()->check(non_negative_number());
     app->add_flag("--cold-l2", o->cold_l2, "Rotate launches over copies of the activations so they miss in L2");
+    add_routings_option(*app, o->routings);
     add_replay_ms_option(*app, o->replay_ms);
     app->add_option("--test-break", o->test_break,
                     "(test-only) build every candidate as a deliberately broken variant: wrong output, a GPU fault, "

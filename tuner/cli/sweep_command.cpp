@@ -1,5 +1,5 @@
 // moetune sweep --shapes F.csv [-o OUT.csv] [--tokens aiter|LIST] [--only-missing --tuned T.csv ...]
-//               [--err-ratio R] [--metric M] [--seed S] [--routing SPEC] [--profile-out ALL.csv]
+//               [--err-ratio R] [--metric M] [--seed S] [--routing SPEC] [--routings N] [--profile-out ALL.csv]
 //               [--report RUN.json] [--dry-run [--arch A] [--gfx G] [--cu-num N]] [--gpus all|0,1]
 //               [--shard i/n] [--retune] [--min-improvement-pct P] [--task-timeout S] ...
 // The whole tuning run (tuner/sweep, docs/sweep.md). This file only reads the flags, checks every
@@ -70,6 +70,7 @@ struct SweepOptions {
     std::string metric = "cosine";
     std::uint64_t seed = 0;
     std::string routing = "random";
+    std::optional<int> routings;  // unset: timed_routings' default
     std::string profile_out;
     std::string report;
     bool dry_run = false;
@@ -96,6 +97,7 @@ struct Inputs {
     std::vector<long long> buckets;
     sweep::Shard shard;
     std::string routing;  // canonical spelling
+    int routings = 1;     // what the launches of a candidate's graph take in turn (timed_routings)
     std::string metric;
     sweep::PlanRequests requests;  // already this shard's part
     std::vector<table::Table> tuned;
@@ -125,7 +127,14 @@ std::optional<Inputs> read_inputs(const SweepOptions& o) {
         return std::nullopt;
     }
     try {
-        in.routing = data::to_string(data::parse_routing_spec(o.routing));
+        const data::RoutingSpec routing = data::parse_routing_spec(o.routing);
+        in.routing = data::to_string(routing);
+        try {
+            in.routings = timed_routings(o.routings, o.routing, routing);
+        } catch (const std::invalid_argument& e) {
+            spdlog::error("{}", e.what());
+            return std::nullopt;
+        }
         in.metric = std::string(data::to_string(data::parse_error_metric(o.metric)));
         in.requests = sweep::read_plan_requests(table::read_table(o.shapes), in.buckets);
         for (const std::string& path : o.tuned) {
@@ -244,9 +253,11 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
     s.min_improvement_pct = o.min_improvement_pct;
     if (o.finalist_margin > 0) {
         s.screening = kScreeningTiming;
+        s.screening->routings = in.routings;
         s.finalist_margin = o.finalist_margin;
     }
     s.task.timing.replay_ms = o.replay_ms;
+    s.task.timing.routings = in.routings;
     s.task.seed = o.seed;
     s.task.routing = in.routing;
     s.task.arch = target.arch;
@@ -375,6 +386,7 @@ Command add_sweep_command(CLI::App& parent) {
             },
             "0 or >= 1"))
         ->capture_default_str();
+    add_routings_option(*app, o->routings);
     add_replay_ms_option(*app, o->replay_ms);
     app->add_option("--task-timeout", o->task_timeout_s,
                     "Seconds one candidate may take (incl. a worker's start and data setup) before its worker is "

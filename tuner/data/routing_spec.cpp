@@ -62,4 +62,8 @@ std::string to_string(const RoutingSpec& spec) {
     return "?";
 }
 
+bool varies_with_seed(const RoutingSpec& spec) {
+    return spec.kind == RoutingSpec::Kind::random || spec.kind == RoutingSpec::Kind::skewed;
+}
+
 }  // namespace moetune::data

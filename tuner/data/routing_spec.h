@@ -18,5 +18,7 @@ struct RoutingSpec {
 RoutingSpec parse_routing_spec(std::string text);
 // The canonical flag value, e.g. "skewed:1.5" (parse_routing_spec(to_string(s)) == s).
 std::string to_string(const RoutingSpec& spec);
+// Whether another seed gives another routing (random, skewed): only those can be rotated when timing.
+bool varies_with_seed(const RoutingSpec& spec);
 
 }  // namespace moetune::data

@@ -14,8 +14,10 @@ namespace moetune::measure {
 
 BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& weights, const data::MoeShape& shape,
                        uint64_t seed, const data::RoutingSpec& routing, const gpu::Stream& stream)
-    : kernels_(kernels), stream_(stream), shape_(shape), seed_(seed), routing_(data::to_string(routing)) {
-    device_routing_ = data::upload(data::make_routing(routing, shape, seed));
+    : kernels_(kernels), stream_(stream), shape_(shape), seed_(seed), routing_(routing),
+      routing_name_(data::to_string(routing)) {
+    const data::DeviceRouting& device_routing =
+        device_routings_.emplace(0, data::upload(data::make_routing(routing, shape, seed))).first->second;
     // Production's activation quantisation (dynamic MXFP8 scales), not the unit scales AITER's tuner
     // feeds a8w4 candidates: the kernels are judged on the inputs they will see.
     inputs_[0] =
@@ -23,7 +25,7 @@ BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& wei
     const int routed_rows = shape.tokens * shape.topk;
     {
         const gpu::DeviceBuffer<float> stage1 =
-            data::reference_stage1_gpu(kernels, shape, inputs_[0], weights.logical(), device_routing_, stream);
+            data::reference_stage1_gpu(kernels, shape, inputs_[0], weights.logical(), device_routing, stream);
         inputs_[1] = data::quantize_mxfp8_gpu(kernels, stage1, routed_rows, shape.inter_dim,
                                               formats::ActivationScales::mxfp8, data::Bf16Rounding::to_bf16_first,
                                               stream);
@@ -31,11 +33,11 @@ BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& wei
         reference_stage1_ = stage1.download();
     }
     reference_stage2_ =
-        data::reference_stage2_gpu(kernels, shape, inputs_[1], weights.logical(), device_routing_, stream).download();
+        data::reference_stage2_gpu(kernels, shape, inputs_[1], weights.logical(), device_routing, stream).download();
 }
 
 bool BucketData::serves(const data::MoeShape& shape, uint64_t seed, const data::RoutingSpec& routing) const {
-    return seed == seed_ && data::to_string(routing) == routing_ && shape.tokens == shape_.tokens &&
+    return seed == seed_ && data::to_string(routing) == routing_name_ && shape.tokens == shape_.tokens &&
            shape.model_dim == shape_.model_dim && shape.inter_dim == shape_.inter_dim &&
            shape.experts == shape_.experts && shape.topk == shape_.topk;
 }
@@ -84,14 +86,20 @@ const data::DeviceMxfpMatrix& BucketData::interleaved_input(int stage, int copy)
     return it->second;
 }
 
-const data::DeviceSortedRouting& BucketData::sorted(int block_m) {
-    auto it = sorted_.find(block_m);
+const data::DeviceSortedRouting& BucketData::sorted(int block_m, int routing) {
+    if (routing < 0) throw std::invalid_argument("routing must not be negative");
+    auto it = sorted_.find({block_m, routing});
     if (it == sorted_.end()) {
+        auto r = device_routings_.find(routing);
+        if (r == device_routings_.end())
+            r = device_routings_
+                    .emplace(routing, data::upload(data::make_routing(routing_, shape_, seed_ + uint64_t(routing))))
+                    .first;
         data::DeviceSortedRouting s =
             data::allocate_sorted_routing(shape_.tokens, shape_.topk, shape_.experts, block_m);
-        data::moe_sorting_gpu(kernels_, device_routing_, s, stream_);
+        data::moe_sorting_gpu(kernels_, r->second, s, stream_);
         stream_.synchronize();
-        it = sorted_.emplace(block_m, std::move(s)).first;
+        it = sorted_.emplace(std::pair{block_m, routing}, std::move(s)).first;
     }
     return it->second;
 }

@@ -2,7 +2,9 @@
 // The device data every candidate of one (shape, token bucket, seed, routing) shares, built once and
 // kept resident while candidates of the bucket are measured:
 //   - the activations: synthetic hidden states quantised to MXFP8 with AITER's dynamic scales;
-//   - the routing of the spec, and its moe_sorting per block_m (sorted on the GPU at first use);
+//   - the routing of the spec, and its moe_sorting per block_m (sorted on the GPU at first use); for
+//     timing over several routings (TimingOptions::routings), the spec's routings of the seeds after
+//     this one, sorted alike at first use (no references: only routing 0 is judged);
 //   - the references, computed on the GPU and kept on the host for judging: stage 1 (float), the
 //     stage-2 input made from it (MXFP8 of its bf16 rounding, as AITER's unfused path feeds stage 2),
 //     and stage 2 from that input. Stage-2 candidates run on this reference input, so each stage is
@@ -50,8 +52,8 @@ public:
     // The same input with each 32-byte block's words interleaved (kernels::reads_mx_rows), the same scales.
     const data::DeviceMxfpMatrix& interleaved_input(int stage, int copy = 0);
 
-    // moe_sorting of the routing with this block size.
-    const data::DeviceSortedRouting& sorted(int block_m);
+    // moe_sorting of the routing with this block size; routing r > 0: of the spec's routing of seed + r.
+    const data::DeviceSortedRouting& sorted(int block_m, int routing = 0);
 
     // [M*topk, inter] and [M, model_dim].
     const std::vector<float>& reference_stage1() const { return reference_stage1_; }
@@ -62,12 +64,13 @@ private:
     const gpu::Stream& stream_;
     data::MoeShape shape_;
     uint64_t seed_;
-    std::string routing_;  // canonical spelling (data::to_string)
-    data::DeviceRouting device_routing_;
+    data::RoutingSpec routing_;
+    std::string routing_name_;  // canonical spelling (data::to_string)
+    std::map<int, data::DeviceRouting> device_routings_;  // by routing: 0 the judged one, the others at first use
     data::DeviceMxfpMatrix inputs_[2];
     std::vector<float> reference_stage1_;
     std::vector<float> reference_stage2_;
-    std::map<int, data::DeviceSortedRouting> sorted_;
+    std::map<std::pair<int, int>, data::DeviceSortedRouting> sorted_;  // by (block_m, routing)
     std::deque<data::DeviceMxfpMatrix> input_copies_[2];  // copies 1, 2, ...; a deque keeps references stable
     std::map<int, gpu::DeviceBuffer<uint16_t>> wide_inputs_[2];  // by copy
     std::map<std::pair<bool, int>, data::DeviceRebasedMatrix> rebased_inputs_[2];  // by (interleaved, copy)

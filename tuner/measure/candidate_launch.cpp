@@ -24,13 +24,12 @@ int cold_l2_copies(std::size_t bytes_per_copy, std::size_t l2_bytes, int launche
 CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel,
                                  const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
                                  const ShapeWeights& weights, BucketData& bucket, bool cold_l2, std::size_t l2_bytes,
-                                 int launches_per_graph)
+                                 int launches_per_graph, int routings)
     : stage_(config, kernel, bucket.shape()),
       data_kernels_(data_kernels),
       harness_kernels_(harness_kernels),
       weights_(weights),
       bucket_(bucket),
-      sorted_(bucket.sorted(kernels::sort_block_m(config))),
       // Made here, before any launch is captured.
       rebased_weights_(kernels::weight_copy(config) == kernels::WeightCopy::rebased_e4m3
                            ? &weights.rebased(harness_kernels, gpu::Stream::borrow(nullptr))
@@ -41,6 +40,7 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
       fp4_blocks_(kernels::weight_copy(config) == kernels::WeightCopy::fp4_blocks
                       ? &weights.fp4_blocks(harness_kernels, gpu::Stream::borrow(nullptr))
                       : nullptr) {
+    for (int r = 0; r < std::max(routings, 1); ++r) sorted_.push_back(&bucket.sorted(kernels::sort_block_m(config), r));
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(input_of(0));
     if (!cold_l2) return;
@@ -96,12 +96,14 @@ void CandidateLaunch::poison(int copy) {
     if (!o.partial.empty()) o.partial.fill_bytes(0xFF);
 }
 
-void CandidateLaunch::enqueue(const gpu::Stream& stream, int copy) {
-    if (stage_.config.stage == kernels::Stage::gate_up) enqueue_stage1(stream, copy);
-    else enqueue_stage2(stream, copy);
+void CandidateLaunch::enqueue(const gpu::Stream& stream, int launch) {
+    const int copy = launch % copies();
+    const data::DeviceSortedRouting& sorted = *sorted_.at(launch % routings());
+    if (stage_.config.stage == kernels::Stage::gate_up) enqueue_stage1(stream, copy, sorted);
+    else enqueue_stage2(stream, copy, sorted);
 }
 
-void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
+void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy, const data::DeviceSortedRouting& sorted) {
     const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
@@ -121,10 +123,10 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy) {
                                    .bf16_out = o.bf16.data(),
                                    .out = o.fp8.data(),
                                    .out_scale = o.fp8_scale.data()};
-    launch::enqueue_stage1(stage_, data_kernels_, sorted_, io, stream);
+    launch::enqueue_stage1(stage_, data_kernels_, sorted, io, stream);
 }
 
-void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
+void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy, const data::DeviceSortedRouting& sorted) {
     const Input& in = inputs_.at(copy);
     const Outputs& o = outputs_.at(copy);
     const data::DeviceMoeWeights& w = weights_.kernel_layout();
@@ -143,7 +145,7 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy) {
                                    .w2_fp4_blocks = fp4_blocks_ ? fp4_blocks_->w2.data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
-    launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted_, io, stream);
+    launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted, io, stream);
 }
 
 std::vector<float> CandidateLaunch::output(int copy) const {

@@ -7,8 +7,9 @@
 // kernel reads in the wide layout or as rebased rows (BucketData, at first use): the library writes
 // those straight from bf16 in the pass that would otherwise write MXFP8 (launch/stage_launch.h).
 //
-// Cold-L2 timing rotates the launches of a graph over `copies()` sets of input and outputs; copy 0
-// is the one that is validated.
+// Cold-L2 timing rotates the launches of a graph over `copies()` sets of input and outputs, and timing
+// over several routings rotates them over `routings()` sorted routings; copy 0 on routing 0 is the
+// launch that is validated.
 #include <cstddef>
 #include <vector>
 
@@ -31,19 +32,21 @@ int cold_l2_copies(std::size_t bytes_per_copy, std::size_t l2_bytes, int launche
 class CandidateLaunch {
 public:
     // `kernel` must be the config's compiled entry point and outlive this object, as must the others.
-    // cold_l2: rotate over cold_l2_copies(...) copies, else one. Throws std::invalid_argument when
-    // the config does not tile the shape (kernels::launch_geometry).
+    // cold_l2: rotate over cold_l2_copies(...) copies, else one; routings: the bucket's routings 0 ..
+    // routings - 1 (BucketData::sorted). Throws std::invalid_argument when the config does not tile the
+    // shape (kernels::launch_geometry).
     CandidateLaunch(const kernels::KernelConfig& config, const gpu::Kernel& kernel,
                     const data::DataKernels& data_kernels, const HarnessKernels& harness_kernels,
                     const ShapeWeights& weights, BucketData& bucket, bool cold_l2, std::size_t l2_bytes,
-                    int launches_per_graph);
+                    int launches_per_graph, int routings = 1);
 
     int copies() const { return static_cast<int>(outputs_.size()); }
+    int routings() const { return static_cast<int>(sorted_.size()); }
 
     // NaN-fills every buffer launch `copy` writes (bf16 0xFFFF, e4m3 0x7F, e8m0 0xFF). Synchronous.
     void poison(int copy);
-    // Enqueues one launch on `copy`'s buffers; capturable.
-    void enqueue(const gpu::Stream& stream, int copy);
+    // Enqueues launch i of a graph: on copy i mod copies()'s buffers and routing i mod routings(); capturable.
+    void enqueue(const gpu::Stream& stream, int launch);
 
     // After a completed launch: what is judged, as floats [rows, row_length()] -- stage 1 its output
     // (dequantised when _fp8), stage 2 the final [M, model_dim] -- and the reference to judge it by.
@@ -60,15 +63,15 @@ private:
         gpu::DeviceBuffer<uint16_t> partial;        // stage 2 reduce: [M*topk, model_dim]
     };
     Outputs allocate_outputs() const;
-    void enqueue_stage1(const gpu::Stream& stream, int copy);
-    void enqueue_stage2(const gpu::Stream& stream, int copy);
+    void enqueue_stage1(const gpu::Stream& stream, int copy, const data::DeviceSortedRouting& sorted);
+    void enqueue_stage2(const gpu::Stream& stream, int copy, const data::DeviceSortedRouting& sorted);
 
     launch::StageLaunch stage_;
     const data::DataKernels& data_kernels_;
     const HarnessKernels& harness_kernels_;
     const ShapeWeights& weights_;
     BucketData& bucket_;
-    const data::DeviceSortedRouting& sorted_;
+    std::vector<const data::DeviceSortedRouting*> sorted_;  // per routing
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
     const DeviceRebasedWeights* fp4_blocks_;        // likewise

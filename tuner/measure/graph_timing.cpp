@@ -23,19 +23,27 @@ TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_gra
 }
 
 int adapted_launches_per_graph(double single_launch_ms, const TimingOptions& options) {
-    if (options.replay_ms <= 0 || !(single_launch_ms > 0)) return options.launches_per_graph;
-    const double fitting = std::floor(options.replay_ms / single_launch_ms);
-    return static_cast<int>(std::clamp(fitting, 1.0, double(std::max(options.launches_per_graph, 1))));
+    int launches = options.launches_per_graph;
+    if (options.replay_ms > 0 && single_launch_ms > 0) {
+        const double fitting = std::floor(options.replay_ms / single_launch_ms);
+        launches = static_cast<int>(std::clamp(fitting, 1.0, double(std::max(options.launches_per_graph, 1))));
+    }
+    // Each routing as often as the others: fewer launches than routings take the first ones once each.
+    const int routings = std::max(options.routings, 1);
+    return launches >= routings ? launches - launches % routings : launches;
 }
 
 TimingOptions adapt_to_launch_time(const gpu::Stream& stream, const TimingOptions& options,
                                    const std::function<void()>& enqueue) {
-    if (options.replay_ms <= 0) return options;
+    TimingOptions adapted = options;
+    if (options.replay_ms <= 0) {  // no launch to time: only the routings' rounding
+        adapted.launches_per_graph = adapted_launches_per_graph(0, options);
+        return adapted;
+    }
     gpu::Event start, stop;
     start.record(stream);
     enqueue();
     stop.record(stream);
-    TimingOptions adapted = options;
     adapted.launches_per_graph = adapted_launches_per_graph(gpu::Event::elapsed_ms(start, stop), options);
     return adapted;
 }

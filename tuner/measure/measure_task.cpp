@@ -17,7 +17,8 @@ void to_json(nlohmann::json& j, const TimingOptions& o) {
          {"warmup_replays", o.warmup_replays},
          {"timed_replays", o.timed_replays},
          {"replay_ms", o.replay_ms},
-         {"cold_l2", o.cold_l2}};
+         {"cold_l2", o.cold_l2},
+         {"routings", o.routings}};
 }
 
 void from_json(const nlohmann::json& j, TimingOptions& o) {
@@ -27,6 +28,7 @@ void from_json(const nlohmann::json& j, TimingOptions& o) {
     read_optional(j, "timed_replays", o.timed_replays);
     read_optional(j, "replay_ms", o.replay_ms);
     read_optional(j, "cold_l2", o.cold_l2);
+    read_optional(j, "routings", o.routings);
 }
 
 void to_json(nlohmann::json& j, const MeasureTask& t) {
@@ -90,6 +92,8 @@ std::string timing_options_error(const TimingOptions& o) {
     if (o.warmup_replays < 0) return "warmup_replays must not be negative";
     if (o.timed_replays < 1) return "timed_replays must be at least 1";
     if (!(o.replay_ms >= 0)) return "replay_ms must not be negative";
+    if (o.routings < 1 || o.routings > kMaxTimedRoutings)
+        return "routings must be 1 to " + std::to_string(kMaxTimedRoutings);
     return {};
 }
 

@@ -24,7 +24,14 @@ struct TimingOptions {
     // has to hide launch gaps, and 20 launches of a slow kernel would cost seconds per candidate.
     double replay_ms = 2.0;
     bool cold_l2 = false;         // rotate the R launches over copies of activations and outputs
+    // Launch i of a graph takes routing i mod routings (the task's spec from seeds seed, seed + 1, ...), as a
+    // model's layers route each call elsewhere: with one, a few-token launch finds its experts' weights in
+    // the L2 the launch before left. 1 to kMaxTimedRoutings; more than 1 only for routings that vary with
+    // the seed (data::varies_with_seed). Routing 0 is the one judged.
+    int routings = 1;
 };
+
+inline constexpr int kMaxTimedRoutings = 64;
 
 struct MeasureTask {                 // one candidate of one (shape, token bucket)
     data::MoeShape shape;            // tokens = the bucket's M

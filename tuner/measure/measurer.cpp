@@ -53,11 +53,16 @@ CheckedTask check_task(const MeasureTask& t) {
     if (auto why = kernels::shape_error(t.shape)) fail("input", *why);
     if (!(t.err_ratio >= 0) || !std::isfinite(t.err_ratio)) fail("input", "err_ratio must be a finite number >= 0");
     if (t.test_break < 0 || t.test_break > 3) fail("input", "test_break must be 0..3");
+    CheckedTask checked;
     try {
-        return {data::parse_error_metric(t.metric), data::parse_routing_spec(t.routing)};
+        checked = {data::parse_error_metric(t.metric), data::parse_routing_spec(t.routing)};
     } catch (const InputError& e) {
         fail("input", e.what());
     }
+    if (t.timing.routings > 1 && !data::varies_with_seed(checked.routing))
+        fail("input", "routing " + t.routing + " is the same whatever the seed: it cannot be timed as " +
+                          std::to_string(t.timing.routings) + " routings");
+    return checked;
 }
 
 }  // namespace
@@ -142,7 +147,7 @@ struct Measurer::State {
             std::optional<CandidateLaunch> launch;
             try {
                 launch.emplace(config, kernel, *data_kernels, *harness_kernels, *weights, *bucket, task.timing.cold_l2,
-                               info.l2_bytes, task.timing.launches_per_graph);
+                               info.l2_bytes, task.timing.launches_per_graph, task.timing.routings);
             } catch (const std::invalid_argument& e) {
                 fail("config", e.what());
             }
@@ -155,7 +160,7 @@ struct Measurer::State {
             result.err = j.err;
             if (!j.ok) throw TaskFailure{j.failure};
 
-            time(task.timing, result, [&](int i) { launch->enqueue(stream, i % launch->copies()); });
+            time(task.timing, result, [&](int i) { launch->enqueue(stream, i); });
         } catch (const gpu::GpuError& e) {
             context_lost = !healthy();
             fail(context_lost ? "fault" : gpu_failure_kind, e.what());

@@ -54,6 +54,7 @@ ordered_json report_json(const SweepSettings& settings, const std::vector<Bucket
             {"err_ratio", task.err_ratio},
             {"metric", task.metric},
             {"routing", task.routing},
+            {"routings", task.timing.routings},
             {"seed", task.seed},
             {"retune", settings.retune},
             {"min_improvement_pct", settings.min_improvement_pct},

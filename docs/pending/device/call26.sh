@@ -3,8 +3,9 @@
 # faster there (pair_row.py; us1 / us2 from `moetune measure`, mx_rows_space.patch putting the pair in the device
 # copy's space), then the figures of record with that table: `moetune bench` of all 15 buckets, peer_torch.py and
 # plot_bench.py (FULL=0: not those). The gpu label goes in a call of its own (call2.sh) on the same warm machine.
-# ROUTINGS=8: the bench and the peer take 8 routings in turn (each call's experts cold in L2, as a model's are).
-#   PRE=mx_space.sh TARGETS="data_gpu_test" [FULL=0] [ROUTINGS=8] STEPS=call26.sh bash docs/pending/device/p.sh
+# ROUTINGS (default 8, both tools' default since session 56): the bench and the peer take that many routings in turn
+# (each call's experts cold in L2, as a model's are); ROUTINGS=1 times the figures of record as sessions 41-55 did.
+#   PRE=mx_space.sh TARGETS="data_gpu_test" [FULL=0] [ROUTINGS=1] STEPS=call26.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 gate sort 120 data_gpu_test "[sort]" || true
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
@@ -19,10 +20,10 @@ measure_into measure_s2_1 1 'moe2_.*_t16x128x256_atomic_nt_wgmma(_mxr)?$'
 python3 $D/pair_row.py $L/pair_ab.json $L/measure_s1_1.txt $L/measure_s2_1.txt $TB $OUT/tuned.csv; stamp "pair_row rc=$?"
 [ "${FULL:-1}" = 0 ] && return 0
 timeout 200 $B bench --shapes $S --tuned $OUT/tuned.csv --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
-  --rounds 5 --routings ${ROUTINGS:-1} --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
+  --rounds 5 --routings ${ROUTINGS:-8} --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
 LEFT=$(left)
 if [ $LEFT -gt 40 ]; then
-  timeout $(( LEFT - 10 )) python3 scripts/peer_torch.py --shapes $S --routings ${ROUTINGS:-1} --json $OUT/peer.json > $L/peer.txt 2>&1; stamp "peer rc=$?"
+  timeout $(( LEFT - 10 )) python3 scripts/peer_torch.py --shapes $S --routings ${ROUTINGS:-8} --json $OUT/peer.json > $L/peer.txt 2>&1; stamp "peer rc=$?"
   python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $L/bench.md > $L/plot.txt 2>&1; stamp "plot rc=$?"
   cat $L/bench.md
 fi
