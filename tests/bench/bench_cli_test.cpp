@@ -32,6 +32,7 @@ TEST_CASE("bench: bad flags and inputs exit 2 and name the flag or the file and 
     // Bounds said in words (CLI11's own checks printed the 309 digits of DBL_MAX as the upper bound).
     CHECK(contains(usage("--shapes " + reference() + " --rounds 0"), "--rounds: must be greater than 0, got 0"));
     CHECK(contains(usage("--shapes " + reference() + " --hbm-tbps -1"), "--hbm-tbps: must be 0 or more, got -1"));
+    CHECK(contains(usage("--shapes " + reference() + " --peak-tflops -5"), "--peak-tflops: must be 0 or more, got -5"));
     // Rotating routings that do not depend on the seed would time one routing N times.
     CHECK(contains(usage("--shapes " + reference() + " --routing balanced --routings 3"),
                    "--routing balanced is the same whatever the seed"));

@@ -47,6 +47,8 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     CHECK(j["tool"] == "moetune bench");
     CHECK(j["peaks"]["hbm_source"] == "measured");
     CHECK(j["peaks"]["tflops_source"] == "flag");
+    h.tflops_measured = true;
+    CHECK(nlohmann::json::parse(bench::bench_json(h, shapes))["peaks"]["tflops_source"] == "measured");
     CHECK(j["rounds"] == 3);
     CHECK(j["overlap_launches"] == false);
     const auto& s = j["shapes"][0];

@@ -7,6 +7,7 @@
 #include "measure/harness_kernels.h"
 #include "rtc/compiler.h"
 #include "support/catch.hpp"
+#include "support/compile_checks.h"
 
 using namespace moetune;
 
@@ -15,12 +16,7 @@ const std::string kArch = MOETUNE_TEST_ARCH;
 }
 
 TEST_CASE("the harness kernels compile", "[measure][rtc]") {
-    for (const rtc::CompileRequest& r : measure::HarnessKernels::requests(kArch)) {
-        INFO(r.source_name);
-        const rtc::CompiledCode code = rtc::compile(r);
-        CHECK_FALSE(code.code.empty());
-        CHECK(code.lowered_names.size() == r.name_expressions.size());
-    }
+    test::check_each_compiles(measure::HarnessKernels::requests(kArch));
 }
 
 TEST_CASE("a worker's support kernels are the data kernels and the harness kernels", "[measure][rtc]") {

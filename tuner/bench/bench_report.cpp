@@ -64,7 +64,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
                {{"hbm_tbps", s.peaks.hbm_tbps},
                 {"hbm_source", h.hbm_measured ? "measured" : "flag"},
                 {"tflops", s.peaks.tflops},
-                {"tflops_source", "flag"}}},
+                {"tflops_source", h.tflops_measured ? "measured" : "flag"}}},
               {"rounds", s.rounds},
               {"timing", s.timing},
               {"seed", s.seed},

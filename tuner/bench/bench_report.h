@@ -17,7 +17,8 @@ struct BenchHeader {
     std::string command;
     std::vector<std::string> tuned_tables;
     BenchSettings settings;
-    bool hbm_measured = false;  // peaks.hbm_tbps measured at start (else given by a flag)
+    bool hbm_measured = false;     // peaks.hbm_tbps measured at start (else given by a flag)
+    bool tflops_measured = false;  // likewise peaks.tflops
 };
 
 struct ShapeResults {
