@@ -27,7 +27,8 @@ struct TimingOptions {
     // Launch i of a graph takes routing i mod routings (the task's spec from seeds seed, seed + 1, ...), as a
     // model's layers route each call elsewhere: with one, a few-token launch finds its experts' weights in
     // the L2 the launch before left. 1 to kMaxTimedRoutings; more than 1 only for routings that vary with
-    // the seed (data::varies_with_seed). Routing 0 is the one judged.
+    // the seed (data::varies_with_seed). Routing 0 is the one judged. (The commands' --routings default is
+    // cli::kDefaultTimedRoutings; a task made in code times one routing unless it asks for more.)
     int routings = 1;
 };
 
