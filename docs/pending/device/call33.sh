@@ -1,0 +1,19 @@
+# Device call 33 (session 56), a short call on whatever card comes (results go to $OUT as they are made, so a cut
+# call keeps the first): on an H200 the figures of record with the table of record, 8 routings (the default now)
+# and the anchors' ceilings: `moetune bench` of all 15 buckets, peer_torch.py, plot_bench.py; on any card then
+# bench_gpu_test and a one-token bench with both ceilings measured (the read-only HBM stream beside the copy).
+# Written for part 7 (7-hbm-read-probe.patch, `bash docs/pending/device/prep.sh =7` first): bench_gpu_test is its
+# gate, the one-token bench's HBM line its figure.
+#   TARGETS="bench_gpu_test" STEPS=call33.sh bash docs/pending/device/p.sh
+TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  timeout 100 $B bench --shapes $S --tuned $TB --rounds 3 --json $OUT/bench.json > $OUT/bench.txt 2>&1; stamp "bench rc=$?"
+  tail -16 $OUT/bench.txt | cut -c1-100
+  timeout 90 python3 scripts/peer_torch.py --shapes $S --json $OUT/peer.json > $OUT/peer.txt 2>&1; stamp "peer rc=$?"
+  python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $OUT/bench.md \
+    > $L/plot.txt 2>&1; stamp "plot rc=$?"
+fi
+timeout 40 $B bench --shapes $S --tuned $TB --tokens 1 --rounds 3 --hbm-tbps 0 --peak-tflops 0 --json $L/peaks.json \
+  > $L/peaks.txt 2>&1; stamp "peaks rc=$?"; grep HBM $L/peaks.txt
+(cd build-dev && timeout 60 ctest -R bench_gpu_test --output-on-failure > $L/ctest.log 2>&1); stamp "bench_gpu_test rc=$?"
+grep -E "tests passed|Test +#" $L/ctest.log
