@@ -38,7 +38,8 @@ __global__ void __launch_bounds__(WARPGROUPS * 128) peak_fp8_products(float* sin
     __shared__ __attribute__((aligned(16))) unsigned char shared[kPeakTileA + kPeakTileB + 1024];
     unsigned char* tiles = shared + ((1024 - int(__cvta_generic_to_shared(shared) & 1023u)) & 1023);
     for (int i = int(threadIdx.x); i < kPeakTileA + kPeakTileB; i += WARPGROUPS * 128)
-        tiles[i] = (unsigned char)(0x20 + (i * 37) % 0x38) | (unsigned char)((i & 64) << 1);  // e4m3 2^-4 .. 2^3, both signs
+        // e4m3 0x20 .. 0x57 (0.125 .. 15), both signs.
+        tiles[i] = (unsigned char)(0x20 + (i * 37) % 0x38) | (unsigned char)((i & 64) << 1);
     mx_fence_shared_for_async();
     __syncthreads();
     const moetune_u64 a = mx_wgmma_descriptor(tiles);

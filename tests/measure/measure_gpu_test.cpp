@@ -94,7 +94,8 @@ TEST_CASE("cold-L2 timing validates and times the same candidates", "[gpu][measu
     }
 }
 
-TEST_CASE("timing over several routings validates the task's own and times a launch of each in turn", "[gpu][measure]") {
+TEST_CASE("timing over several routings validates the task's own and times a launch of each in turn",
+          "[gpu][measure]") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         MeasureTask task = task_for(candidate(stage, 1, any), 1);
         const MeasureResult one = measurer().run(task);

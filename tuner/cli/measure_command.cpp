@@ -221,8 +221,8 @@ int run_measure(const MeasureOptions& o) {
                       o.shapes, o.tokens);
         return kExitFailed;
     }
-    spdlog::info("{} candidate(s) at {} tokens, timed over {} routing(s) in turn ({})", tasks.size(), o.tokens, routings,
-                 o.routing);
+    spdlog::info("{} candidate(s) at {} tokens, timed over {} routing(s) in turn ({})", tasks.size(), o.tokens,
+                 routings, o.routing);
 
     // A --json that cannot be written is found before the compiling and measuring, not after.
     if (!o.json.empty())

@@ -289,7 +289,8 @@ int run_real(const SweepOptions& o, const Inputs& in) {
     }
     std::string gpus;
     for (int g : target->gpus) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
-    spdlog::info("sweep of {} (shape, bucket) entries on GPU {} ({}, gfx {}, cu_num {}) into {}; routing {}, {} in turn",
+    spdlog::info("sweep of {} (shape, bucket) entries on GPU {} ({}, gfx {}, cu_num {}) into {}; routing {}, {} "
+                 "in turn",
                  entries.size(), gpus, target->arch, target->plan.gfx, target->plan.cu_num, in.output.string(),
                  in.routing, in.routings);
 
