@@ -150,8 +150,7 @@ int run_bench(const BenchOptions& o) {
         return kExitUsage;
     }
     if (header.hbm_measured || header.tflops_measured) {
-        const rtc::KernelCache cache(o.cache_dir.empty() ? rtc::KernelCache::default_dir()
-                                                         : std::filesystem::path(o.cache_dir));
+        const rtc::KernelCache cache(rtc::KernelCache::dir_or_default(o.cache_dir));
         const bench::PeakProbes probes(&cache);
         if (header.hbm_measured) s.peaks.hbm_tbps = probes.hbm_tbps(stream);
         if (header.tflops_measured) s.peaks.tflops = probes.fp8_tflops(stream);

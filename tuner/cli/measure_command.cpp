@@ -197,8 +197,7 @@ int run_measure(const MeasureOptions& o) {
         return kExitUsage;
     }
 
-    const rtc::KernelCache cache(o.cache_dir.empty() ? rtc::KernelCache::default_dir()
-                                                     : std::filesystem::path(o.cache_dir));
+    const rtc::KernelCache cache(rtc::KernelCache::dir_or_default(o.cache_dir));
     measure::MeasureTask base;
     base.seed = o.seed;
     base.routing = o.routing;

@@ -323,7 +323,7 @@ int run_real(const SweepOptions& o, const Inputs& in) {
 }
 
 int run_sweep_command(SweepOptions o) {
-    if (o.cache_dir.empty()) o.cache_dir = rtc::KernelCache::default_dir().string();
+    o.cache_dir = rtc::KernelCache::dir_or_default(o.cache_dir).string();
     const std::optional<Inputs> in = read_inputs(o);
     if (!in) return kExitUsage;
     return o.dry_run ? run_dry(o, *in) : run_real(o, *in);

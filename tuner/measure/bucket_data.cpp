@@ -14,8 +14,7 @@ namespace moetune::measure {
 
 BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& weights, const data::MoeShape& shape,
                        uint64_t seed, const data::RoutingSpec& routing, const gpu::Stream& stream)
-    : kernels_(kernels), stream_(stream), shape_(shape), seed_(seed), routing_(routing),
-      routing_name_(data::to_string(routing)) {
+    : kernels_(kernels), stream_(stream), shape_(shape), seed_(seed), routing_(routing) {
     const data::DeviceRouting& device_routing =
         device_routings_.emplace(0, data::upload(data::make_routing(routing, shape, seed))).first->second;
     // Production's activation quantisation (dynamic MXFP8 scales), not the unit scales AITER's tuner
@@ -37,7 +36,7 @@ BucketData::BucketData(const data::DataKernels& kernels, const ShapeWeights& wei
 }
 
 bool BucketData::serves(const data::MoeShape& shape, uint64_t seed, const data::RoutingSpec& routing) const {
-    return seed == seed_ && data::to_string(routing) == routing_name_ && shape.tokens == shape_.tokens &&
+    return seed == seed_ && data::to_string(routing) == data::to_string(routing_) && shape.tokens == shape_.tokens &&
            shape.model_dim == shape_.model_dim && shape.inter_dim == shape_.inter_dim &&
            shape.experts == shape_.experts && shape.topk == shape_.topk;
 }

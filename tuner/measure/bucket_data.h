@@ -65,7 +65,6 @@ private:
     data::MoeShape shape_;
     uint64_t seed_;
     data::RoutingSpec routing_;
-    std::string routing_name_;  // canonical spelling (data::to_string)
     std::map<int, data::DeviceRouting> device_routings_;  // by routing: 0 the judged one, the others at first use
     data::DeviceMxfpMatrix inputs_[2];
     std::vector<float> reference_stage1_;

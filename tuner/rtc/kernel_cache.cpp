@@ -50,6 +50,10 @@ std::filesystem::path KernelCache::default_dir() {
     return std::filesystem::temp_directory_path() / "moetune-cache";
 }
 
+std::filesystem::path KernelCache::dir_or_default(const std::filesystem::path& dir) {
+    return dir.empty() ? default_dir() : dir;
+}
+
 std::filesystem::path KernelCache::entry_path(const std::string& key) const { return dir_ / "rtc" / (key + ".bin"); }
 
 std::optional<CompiledCode> KernelCache::load(const std::string& key) const {

@@ -17,6 +17,8 @@ public:
     explicit KernelCache(std::filesystem::path dir);
     // $XDG_CACHE_HOME/moetune, else $HOME/.cache/moetune (the default of --cache-dir).
     static std::filesystem::path default_dir();
+    // A --cache-dir value (or FusedMoeOptions::cache_dir): that directory, or default_dir() when empty.
+    static std::filesystem::path dir_or_default(const std::filesystem::path& dir);
 
     const std::filesystem::path& dir() const { return dir_; }
     std::filesystem::path entry_path(const std::string& key) const;

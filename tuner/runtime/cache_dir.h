@@ -9,8 +9,7 @@
 namespace moetune::runtime {
 
 inline std::filesystem::path cache_dir(const FusedMoeOptions& options) {
-    if (options.cache_dir.empty()) return rtc::KernelCache::default_dir();
-    return options.cache_dir;
+    return rtc::KernelCache::dir_or_default(options.cache_dir);
 }
 
 }  // namespace moetune::runtime
