@@ -21,6 +21,27 @@ __global__ void __launch_bounds__(THREADS) peak_hbm_copy(const mx_u32x4* src, mx
     }
 }
 
+// Reads `words` 16-byte words of src as the copy does, without writing them: the way the MoE streams its weights,
+// which a copy's turnarounds between reads and writes can slow (an H100's copy moved 2.80 TB/s while the MoE read
+// 2.84: docs/results/2026-12-06-h100-routings). Each thread folds its words into one; only a fold equal to `never`
+// (which the host makes impossible) is stored, so the loads stay and nothing else is written.
+template <int THREADS, int UNROLL>
+__global__ void __launch_bounds__(THREADS) peak_hbm_read(const mx_u32x4* src, long long words, moetune_u32 never,
+                                                         moetune_u32* sink) {
+    const long long stride = (long long)gridDim.x * THREADS;
+    moetune_u32 fold = 0;
+    for (long long first = (long long)blockIdx.x * THREADS + threadIdx.x; first < words; first += UNROLL * stride) {
+        mx_u32x4 v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            if (first + u * stride < words) v[u] = mx_load16<true>(src + first + u * stride);
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            if (first + u * stride < words) fold ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
+    if (fold == never) sink[0] = fold;
+}
+
 // Bytes of the product tiles: A 64 x 128 and B 256 x 128 e4m3, K-major rows of 128 bytes in the
 // 128-byte swizzle (wgmma_bf16.h's descriptor), four k32 products a round.
 constexpr int kPeakTileK = 128;

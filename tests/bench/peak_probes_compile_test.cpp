@@ -11,7 +11,7 @@ using namespace moetune;
 TEST_CASE("the peak probes compile", "[bench][rtc]") {
     const std::vector<rtc::CompileRequest> requests = bench::PeakProbes::requests(MOETUNE_TEST_ARCH);
     REQUIRE(requests.size() == 1);
-    CHECK(requests[0].name_expressions.size() == 2);  // the copy and the products
+    CHECK(requests[0].name_expressions.size() == 3);  // the copy, the read stream and the products
     test::check_each_compiles(requests);
 }
 

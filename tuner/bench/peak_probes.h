@@ -1,9 +1,10 @@
 #pragma once
 // The device's ceilings for the roofline of `moetune bench --hbm-tbps 0 --peak-tflops 0`, measured at
-// start by kernel_templates/peak_probes.hip: HBM bandwidth as a 1 GiB copy by SM kernels (the way
-// performance-anchors.md measured 4.27 TB/s on the H200; the runtime's memcpy runs on the copy engines
-// there and reads 2.77), and the dense FP8 tensor rate as e4m3 warpgroup products on operands in shared
-// memory (sm_90a; there is no FP8 probe for other targets). Each is the median of timed graph replays.
+// start by kernel_templates/peak_probes.hip: HBM bandwidth as the faster of a 1 GiB copy by SM kernels (the
+// way performance-anchors.md measured 4.27 TB/s on the H200; the runtime's memcpy runs on the copy engines
+// there and reads 2.77) and a read-only stream of the same buffer (the MoE mostly reads: on an H100 it read
+// 2.84 TB/s where the copy moved 2.80), and the dense FP8 tensor rate as e4m3 warpgroup products on operands
+// in shared memory (sm_90a; there is no FP8 probe for other targets). Each is the median of timed graph replays.
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ public:
     // Compiles (through `cache` when not null) for the current device and loads.
     explicit PeakProbes(const rtc::KernelCache* cache);
 
-    // Bytes read + bytes written per second of the copy, TB/s.
+    // The copy's bytes read + written per second or the read stream's bytes read per second, the higher; TB/s.
     double hbm_tbps(const gpu::Stream& stream) const;
     // Dense e4m3 TFLOP/s of every SM multiplying. Throws std::logic_error where !measures_fp8.
     double fp8_tflops(const gpu::Stream& stream) const;
@@ -33,7 +34,7 @@ private:
     std::string arch_;
     int sms_ = 0;
     std::vector<gpu::Module> modules_;
-    std::vector<gpu::Kernel> kernels_;  // the copy, the products
+    std::vector<gpu::Kernel> kernels_;  // the copy, the read stream, the products
 };
 
 }  // namespace moetune::bench

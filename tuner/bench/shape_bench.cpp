@@ -196,7 +196,12 @@ BucketBench ShapeBench::run(int tokens) {
 
     // Each arm's launches per graph are adapted once (the arms ran above, so this launch is warm).
     std::array<measure::TimingOptions, 2> timing;
-    // A multiple of the routings, so that each is timed as often in both arms.
+    // Rounded UP to a multiple of the routings, so that both arms time every routing as often and the roofline (the
+    // mean work over all of them, above) is the work timed; scripts/peer_torch.py rounds its launches the same way.
+    // `moetune measure` rounds DOWN instead (measure::adapted_launches_per_graph): it times one candidate among
+    // hundreds, so it keeps each replay within replay_ms and, where fewer launches fit than there are routings, takes
+    // the first ones: launches of more than replay_ms / routings (0.25 ms by default, the stage kernels from ~32
+    // tokens on), whose routings touch most of the experts each.
     const int n = static_cast<int>(ids.size());
     for (int arm = 0; arm < arm_count; ++arm) {
         timing[arm] = measure::adapt_to_launch_time(st.stream, st.settings.timing,

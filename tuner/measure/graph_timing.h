@@ -23,7 +23,8 @@ TimingStats summarize_replays(std::vector<float> replay_ms, int launches_per_gra
 
 // The R of a graph whose replays should last about options.replay_ms, for a launch that took
 // single_launch_ms: between 1 and options.launches_per_graph, which it is when replay_ms is 0; then, when
-// it holds at least options.routings launches, rounded down to a multiple of them. Pure.
+// it holds at least options.routings launches, rounded down to a multiple of them (so a replay stays within
+// replay_ms; `moetune bench`, which must time every routing in both arms, rounds up: bench/shape_bench.cpp). Pure.
 int adapted_launches_per_graph(double single_launch_ms, const TimingOptions& options);
 
 // Times one launch between two events (the launch must already have run once: modules loaded,

@@ -2,8 +2,8 @@
 # call keeps the first): on an H200 the figures of record with the table of record, 8 routings (the default now)
 # and the anchors' ceilings: `moetune bench` of all 15 buckets, peer_torch.py, plot_bench.py; on any card then
 # bench_gpu_test and a one-token bench with both ceilings measured (the read-only HBM stream beside the copy).
-# Written for part 7 (7-hbm-read-probe.patch, `bash docs/pending/device/prep.sh =7` first): bench_gpu_test is its
-# gate, the one-token bench's HBM line its figure.
+# Session 57 ran it for part 7 (the read-only HBM stream, landed since): on an H200 the one-token bench's HBM line
+# gives that card's measured ceiling beside the anchors' 4.27 TB/s.
 #   TARGETS="bench_gpu_test" STEPS=call33.sh bash docs/pending/device/p.sh
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
