@@ -3,8 +3,9 @@
 // start by kernel_templates/peak_probes.hip: HBM bandwidth as the faster of a 1 GiB copy by SM kernels (the
 // way performance-anchors.md measured 4.27 TB/s on the H200; the runtime's memcpy runs on the copy engines
 // there and reads 2.77) and a read-only stream of the same buffer (the MoE mostly reads: on an H100 it read
-// 2.84 TB/s where the copy moved 2.80), and the dense FP8 tensor rate as e4m3 warpgroup products on operands
-// in shared memory (sm_90a; there is no FP8 probe for other targets). Each is the median of timed graph replays.
+// 2.84 TB/s where the copy moved 2.80 and the stream 3.08), and the dense FP8 tensor rate as e4m3 warpgroup
+// products on operands in shared memory (sm_90a; there is no FP8 probe for other targets). Each is the median of
+// timed graph replays.
 #include <string>
 #include <vector>
 

@@ -195,8 +195,8 @@ Command add_bench_command(CLI::App& parent) {
         ->capture_default_str();
     app->add_option("--json", o->json, "Write the results here (rewritten after every bucket)");
     app->add_option("--hbm-tbps", o->hbm_tbps,
-                    "HBM bandwidth for the roofline (default: the H200's, performance-anchors.md); 0 measures a "
-                    "copy by SM kernels on this device")
+                    "HBM bandwidth for the roofline (default: the H200's, performance-anchors.md); 0 measures the "
+                    "faster of a copy and a read-only stream by SM kernels on this device")
         ->check(non_negative_number())
         ->capture_default_str();
     app->add_option("--peak-tflops", o->peak_tflops,
