@@ -69,7 +69,7 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
               {"timing", s.timing},
               {"seed", s.seed},
               {"routing", s.routing},
-              {"routings", s.routings},
+              {"routings", s.timing.routings},
               {"overlap_launches", s.overlap_launches},
               {"l2_stage2_weights", s.l2_stage2_weights},
               {"shapes", json::array()}};

@@ -139,7 +139,7 @@ BucketBench ShapeBench::run(int tokens) {
     std::vector<gpu::DeviceBuffer<int32_t>> ids;
     std::vector<gpu::DeviceBuffer<float>> routing_weights;
     std::vector<int> touched;  // each routing's distinct experts
-    for (int r = 0; r < std::max(1, st.settings.routings); ++r) {
+    for (int r = 0; r < std::max(1, st.settings.timing.routings); ++r) {
         const data::Routing routing = data::make_routing(spec, shape, st.settings.seed + static_cast<uint64_t>(r));
         ids.emplace_back(std::span<const int32_t>(routing.ids));
         routing_weights.emplace_back(std::span<const float>(routing.weights));
@@ -203,8 +203,10 @@ BucketBench ShapeBench::run(int tokens) {
     // the first ones: launches of more than replay_ms / routings (0.25 ms by default, the stage kernels from ~32
     // tokens on), whose routings touch most of the experts each.
     const int n = static_cast<int>(ids.size());
+    measure::TimingOptions unrounded = st.settings.timing;  // adapted to the call's time alone, rounded up below
+    unrounded.routings = 1;
     for (int arm = 0; arm < arm_count; ++arm) {
-        timing[arm] = measure::adapt_to_launch_time(st.stream, st.settings.timing,
+        timing[arm] = measure::adapt_to_launch_time(st.stream, unrounded,
                                                     [&] { st.arms[arm].run(args(arm), st.stream.native()); });
         timing[arm].launches_per_graph = (timing[arm].launches_per_graph + n - 1) / n * n;
     }

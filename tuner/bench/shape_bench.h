@@ -20,17 +20,16 @@
 namespace moetune::bench {
 
 struct BenchSettings {
-    int rounds = 5;                 // timed rounds per arm; each arm's us is the median over them
-    measure::TimingOptions timing;  // one round: graph replays of FusedMoe::run
+    int rounds = 5;  // timed rounds per arm; each arm's us is the median over them
+    // One round: graph replays of FusedMoe::run. timing.routings: the routings the timed launches rotate
+    // over (seeds seed, seed + 1, ...; launch i of a graph uses routing i mod n, and a graph holds a
+    // multiple of n launches). 1 repeats one routing, so at a few tokens the experts' weights stay in
+    // the L2 from one call to the next as they would not in a model, whose next MoE call is another
+    // layer's; n > 1 gives each call other experts. The outputs compared are routing 0's; the work and
+    // roofline are the mean over the n. Needs a routing drawn from the seed (random, skewed) when n > 1.
+    measure::TimingOptions timing;
     uint64_t seed = 0;
     std::string routing = "random";  // data::parse_routing_spec spelling
-    // Routings the timed launches rotate over (seeds seed, seed + 1, ...; launch i of a graph uses
-    // routing i mod n, and a graph holds a multiple of n launches). 1 repeats one routing, so at a
-    // few tokens the experts' weights stay in the L2 from one call to the next as they would not in
-    // a model, whose next MoE call is another layer's; n > 1 gives each call other experts. The
-    // outputs compared are routing 0's; the work and roofline are the mean over the n. Needs a
-    // routing drawn from the seed (random, skewed) when n > 1.
-    int routings = 1;
     std::string cache_dir;           // "" = moetune's default
     bool overlap_launches = true;    // FusedMoeOptions::overlap_launches, both arms
     bool l2_stage2_weights = false;  // FusedMoeOptions::l2_stage2_weights, both arms

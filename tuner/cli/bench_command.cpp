@@ -136,7 +136,7 @@ int run_bench(const BenchOptions& o) {
     s.timing.replay_ms = o.replay_ms;
     s.seed = o.seed;
     s.routing = o.routing;
-    s.routings = routings;
+    s.timing.routings = routings;
     s.cache_dir = o.cache_dir;
     s.overlap_launches = !o.serial_launches;
     s.l2_stage2_weights = o.l2_stage2_weights;
