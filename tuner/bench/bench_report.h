@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/peak_probes.h"
 #include "bench/shape_bench.h"
 
 namespace moetune::bench {
@@ -18,6 +19,7 @@ struct BenchHeader {
     std::vector<std::string> tuned_tables;
     BenchSettings settings;
     bool hbm_measured = false;     // peaks.hbm_tbps measured at start (else given by a flag)
+    HbmStreams hbm_streams;        // what the probes measured, where hbm_measured
     bool tflops_measured = false;  // likewise peaks.tflops
 };
 

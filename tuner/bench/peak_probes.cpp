@@ -1,6 +1,5 @@
 #include "bench/peak_probes.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -45,7 +44,7 @@ PeakProbes::PeakProbes(const rtc::KernelCache* cache) {
     }
 }
 
-double PeakProbes::hbm_tbps(const gpu::Stream& stream) const {
+HbmStreams PeakProbes::hbm_streams(const gpu::Stream& stream) const {
     constexpr std::size_t kBytes = std::size_t(1) << 30;  // far beyond the L2, so every byte is HBM traffic
     constexpr long long kWords = kBytes / 16;
     constexpr uint32_t kNever = 0xFFFFFFFFu;  // the fold of words of bytes 1 is 0 or 0x01010101
@@ -61,7 +60,9 @@ double PeakProbes::hbm_tbps(const gpu::Stream& stream) const {
     const measure::TimingStats read_only = measure::time_in_graph(stream, kTiming, [&](int) {
         read.launch(shape, stream, static_cast<const void*>(src.data()), kWords, kNever, sink.data());
     });
-    return std::max(2.0 * kBytes / copied.us_per_launch, double(kBytes) / read_only.us_per_launch) * 1e6 / 1e12;
+    constexpr double kTbPerUs = 1e6 / 1e12;  // bytes per µs to TB/s
+    return {.copy_tbps = 2.0 * kBytes / copied.us_per_launch * kTbPerUs,
+            .read_tbps = double(kBytes) / read_only.us_per_launch * kTbPerUs};
 }
 
 double PeakProbes::fp8_tflops(const gpu::Stream& stream) const {

@@ -16,6 +16,13 @@
 
 namespace moetune::bench {
 
+// Both HBM streams, TB/s (1e12 bytes/s): bench reports each so a reader sees which one set the ceiling.
+struct HbmStreams {
+    double copy_tbps = 0;  // bytes read + written per second by the 1 GiB copy
+    double read_tbps = 0;  // bytes read per second by the read-only stream of the same buffer
+    double ceiling() const { return copy_tbps > read_tbps ? copy_tbps : read_tbps; }
+};
+
 class PeakProbes {
 public:
     // What gets compiled for `arch`; needs no GPU.
@@ -26,8 +33,8 @@ public:
     // Compiles (through `cache` when not null) for the current device and loads.
     explicit PeakProbes(const rtc::KernelCache* cache);
 
-    // The copy's bytes read + written per second or the read stream's bytes read per second, the higher; TB/s.
-    double hbm_tbps(const gpu::Stream& stream) const;
+    // The copy's and the read stream's rates; the roofline takes their ceiling().
+    HbmStreams hbm_streams(const gpu::Stream& stream) const;
     // Dense e4m3 TFLOP/s of every SM multiplying. Throws std::logic_error where !measures_fp8.
     double fp8_tflops(const gpu::Stream& stream) const;
 

@@ -152,7 +152,12 @@ int run_bench(const BenchOptions& o) {
     if (header.hbm_measured || header.tflops_measured) {
         const rtc::KernelCache cache(rtc::KernelCache::dir_or_default(o.cache_dir));
         const bench::PeakProbes probes(&cache);
-        if (header.hbm_measured) s.peaks.hbm_tbps = probes.hbm_tbps(stream);
+        if (header.hbm_measured) {
+            header.hbm_streams = probes.hbm_streams(stream);
+            s.peaks.hbm_tbps = header.hbm_streams.ceiling();
+            spdlog::info("HBM measured: copy {:.2f} TB/s (read + written), read-only stream {:.2f} TB/s",
+                         header.hbm_streams.copy_tbps, header.hbm_streams.read_tbps);
+        }
         if (header.tflops_measured) s.peaks.tflops = probes.fp8_tflops(stream);
     }
     const auto source = [](bool measured) { return measured ? "measured" : "flag"; };

@@ -132,8 +132,13 @@ int main() {
     struct Shape { int blocks, warps, chunks; };
     // 360 x 4 warps x 40 chunks = the 1-token stage 1 (t16x64x512_w4); then the same bytes as 720 x 4 x 20,
     // 180 x 8 x 40, 132 x 16 x ~27, 1440 x 4 x 10; 360 x 8 x 20 (session 55): the warps of 720 x 4 x 20 in the
-    // 360 workgroups of the one-token grid, as two K-groups a workgroup would stream them.
-    const Shape shapes[] = {{360, 4, 40}, {720, 4, 20}, {180, 8, 40}, {1440, 4, 10}, {200, 8, 18}, {360, 8, 20}};
+    // 360 workgroups of the one-token grid, as two K-groups a workgroup would stream them. Session 58: grids of
+    // exactly 3 and 4 workgroups an SM (132 SMs) over ~the same bytes, whether the one-token grid's 2-or-3 an SM
+    // costs its tail; and the 360- and 1440-workgroup grids over 2x and 4x the bytes, whose line through the
+    // times splits a launch into a fixed cost and a rate (what one token's ~90 MB of weights can reach at best).
+    const Shape shapes[] = {{360, 4, 40},  {720, 4, 20},  {180, 8, 40},  {1440, 4, 10}, {200, 8, 18},
+                            {360, 8, 20},  {396, 4, 36},  {528, 4, 27},  {360, 4, 80},  {360, 4, 160},
+                            {1440, 4, 20}, {1440, 4, 40}};
     for (const Shape& s : shapes) {
         const long long stride = (long long)s.chunks * 32;  // uint4s from one 8-row tile to the next
         const double bytes = double(s.blocks) * s.warps * 2 * s.chunks * 512;
