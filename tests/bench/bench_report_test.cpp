@@ -41,8 +41,7 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     h.settings.peaks = {4.27, 1550};
     h.settings.rounds = 3;
     h.settings.overlap_launches = false;  // --serial-launches
-    h.hbm_measured = true;
-    h.hbm_streams = {.copy_tbps = 4.1, .read_tbps = 4.27};
+    h.hbm_measured = bench::HbmStreams{.copy_tbps = 4.1, .read_tbps = 4.27};
     const std::vector<bench::ShapeResults> shapes{{{0, 5120, 2304, 96, 5}, {bucket(true), bucket(false)}}};
     const nlohmann::json j = nlohmann::json::parse(bench::bench_json(h, shapes));
     CHECK(j["tool"] == "moetune bench");
@@ -52,7 +51,7 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     CHECK(j["peaks"]["tflops_source"] == "flag");
     h.tflops_measured = true;
     CHECK(nlohmann::json::parse(bench::bench_json(h, shapes))["peaks"]["tflops_source"] == "measured");
-    h.hbm_measured = false;  // a ceiling given by --hbm-tbps: no streams to report
+    h.hbm_measured.reset();  // a ceiling given by --hbm-tbps: no streams to report
     CHECK_FALSE(nlohmann::json::parse(bench::bench_json(h, shapes))["peaks"].contains("hbm_read_tbps"));
     CHECK(j["rounds"] == 3);
     CHECK(j["overlap_launches"] == false);

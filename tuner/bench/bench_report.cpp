@@ -74,8 +74,8 @@ std::string bench_json(const BenchHeader& h, const std::vector<ShapeResults>& sh
               {"l2_stage2_weights", s.l2_stage2_weights},
               {"shapes", json::array()}};
     if (h.hbm_measured) {
-        j["peaks"]["hbm_copy_tbps"] = h.hbm_streams.copy_tbps;
-        j["peaks"]["hbm_read_tbps"] = h.hbm_streams.read_tbps;
+        j["peaks"]["hbm_copy_tbps"] = h.hbm_measured->copy_tbps;
+        j["peaks"]["hbm_read_tbps"] = h.hbm_measured->read_tbps;
     }
     for (const ShapeResults& r : shapes) {
         json shape = {{"model_dim", r.shape.model_dim},

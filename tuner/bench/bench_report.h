@@ -3,6 +3,7 @@
 // reads it), rewritten whole after every bucket so a killed run keeps what it measured, and the
 // table printed on the console.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,9 @@ struct BenchHeader {
     std::string command;
     std::vector<std::string> tuned_tables;
     BenchSettings settings;
-    bool hbm_measured = false;     // peaks.hbm_tbps measured at start (else given by a flag)
-    HbmStreams hbm_streams;        // what the probes measured, where hbm_measured
-    bool tflops_measured = false;  // likewise peaks.tflops
+    // The streams measured at start, peaks.hbm_tbps their ceiling(); none where a flag gave peaks.hbm_tbps.
+    std::optional<HbmStreams> hbm_measured;
+    bool tflops_measured = false;  // peaks.tflops measured at start (else given by a flag)
 };
 
 struct ShapeResults {

@@ -142,27 +142,27 @@ int run_bench(const BenchOptions& o) {
     s.l2_stage2_weights = o.l2_stage2_weights;
     s.peaks.tflops = o.peak_tflops;
     s.peaks.hbm_tbps = o.hbm_tbps;
-    header.hbm_measured = o.hbm_tbps == 0;
+    const bool measure_hbm = o.hbm_tbps == 0;
     header.tflops_measured = o.peak_tflops == 0;
     if (header.tflops_measured && !bench::PeakProbes::measures_fp8(device.arch)) {
         spdlog::error("--peak-tflops 0: moetune has no FP8 tensor probe for {} ({}); give the peak", device.name,
                       device.arch);
         return kExitUsage;
     }
-    if (header.hbm_measured || header.tflops_measured) {
+    if (measure_hbm || header.tflops_measured) {
         const rtc::KernelCache cache(rtc::KernelCache::dir_or_default(o.cache_dir));
         const bench::PeakProbes probes(&cache);
-        if (header.hbm_measured) {
-            header.hbm_streams = probes.hbm_streams(stream);
-            s.peaks.hbm_tbps = header.hbm_streams.ceiling();
+        if (measure_hbm) {
+            header.hbm_measured = probes.hbm_streams(stream);
+            s.peaks.hbm_tbps = header.hbm_measured->ceiling();
             spdlog::info("HBM measured: copy {:.2f} TB/s (read + written), read-only stream {:.2f} TB/s",
-                         header.hbm_streams.copy_tbps, header.hbm_streams.read_tbps);
+                         header.hbm_measured->copy_tbps, header.hbm_measured->read_tbps);
         }
         if (header.tflops_measured) s.peaks.tflops = probes.fp8_tflops(stream);
     }
     const auto source = [](bool measured) { return measured ? "measured" : "flag"; };
     spdlog::info("{} ({} {}): HBM {:.2f} TB/s ({}), FP8 peak {:.0f} TFLOP/s ({}), {} table row(s)", device.name,
-                 device.gfx, device.cu_num, s.peaks.hbm_tbps, source(header.hbm_measured), s.peaks.tflops,
+                 device.gfx, device.cu_num, s.peaks.hbm_tbps, source(header.hbm_measured.has_value()), s.peaks.tflops,
                  source(header.tflops_measured), tables.rows());
 
     std::vector<std::vector<int>> tokens;
