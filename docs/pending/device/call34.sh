@@ -22,4 +22,3 @@ stamp "bench_ab rc=$?"; cat $OUT/stage2_w4_ab.md
 measure_into stage2_alone_1 1 'moe2_.*_t16x(128x256_atomic|64x256_atomic_w4)_nt_wgmma$'
 measure_into stage2_alone_2 2 'moe2_.*_t16x(128x512_atomic|64x512_atomic_w4)_nt_wgmma$'
 measure_into stage2_alone_4 4 'moe2_.*_t16x(128x512_atomic|64x512_atomic_w4)_nt_wgmma$'
-
