@@ -71,6 +71,8 @@ TEST_CASE("a measure result round-trips through JSON", "[measure][json]") {
     r.err = 0.3125;
     r.spread_pct = 1.75;
     r.launches_per_graph = 3;
+    r.sm_mhz_before = 1979.9;
+    r.sm_mhz_after = 2099.8;
     const MeasureResult back = nlohmann::json::parse(nlohmann::json(r).dump()).get<MeasureResult>();
     CHECK(back.kernel_name == r.kernel_name);
     CHECK(back.stage == r.stage);
@@ -81,6 +83,8 @@ TEST_CASE("a measure result round-trips through JSON", "[measure][json]") {
     CHECK(back.err == r.err);
     CHECK(back.spread_pct == r.spread_pct);
     CHECK(back.launches_per_graph == 3);
+    CHECK(back.sm_mhz_before == r.sm_mhz_before);
+    CHECK(back.sm_mhz_after == r.sm_mhz_after);
 }
 
 TEST_CASE("a task needs only its shape and kernel name; the rest defaults", "[measure][json]") {

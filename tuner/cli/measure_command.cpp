@@ -162,7 +162,9 @@ std::string status_of(const measure::MeasureResult& r) { return r.ok ? "ok" : r.
 void print_row(const measure::MeasureResult& r) {
     const std::string us = r.ok ? fmt::format("{:.2f}", r.us) : "-";
     const std::string err = r.ok || measure::failure_kind(r.failure) == "wrong" ? fmt::format("{:.4f}", r.err) : "-";
-    fmt::print("{:<68} {:>10} {:>8}  {}\n", r.kernel_name, us, err, status_of(r));
+    // The SM clock right before and after the timed replays: times are comparable at one clock.
+    const std::string clock = r.ok ? fmt::format("{:.0f}-{:.0f}", r.sm_mhz_before, r.sm_mhz_after) : "-";
+    fmt::print("{:<68} {:>10} {:>8} {:>10}  {}\n", r.kernel_name, us, err, clock, status_of(r));
     std::fflush(stdout);
 }
 
@@ -236,7 +238,7 @@ int run_measure(const MeasureOptions& o) {
     else client = std::make_unique<measure::WorkerClient>(o.gpu, measure::self_executable(), o.timeout_s);
 
     fmt::print("{} ({}), {} tokens, {} candidates\n", device.name, device.arch, o.tokens, tasks.size());
-    fmt::print("{:<68} {:>10} {:>8}  {}\n", "kernel", "us", "err", "status");
+    fmt::print("{:<68} {:>10} {:>8} {:>10}  {}\n", "kernel", "us", "err", "SM MHz", "status");
     nlohmann::json measurements = nlohmann::json::array();
     int failed = 0;
     for (const measure::MeasureTask& task : tasks) {

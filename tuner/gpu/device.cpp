@@ -38,6 +38,7 @@ DeviceInfo device_info(int device) {
     info.registers_per_block = p.regsPerBlock;
     info.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
     info.total_memory_bytes = p.totalGlobalMem;
+    info.wall_clock_khz = moetune_hip_wall_clock_khz(p);
     return info;
 }
 

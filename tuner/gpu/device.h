@@ -16,6 +16,7 @@ struct DeviceInfo {
     int registers_per_block = 0;
     std::size_t l2_bytes = 0;
     std::size_t total_memory_bytes = 0;
+    int wall_clock_khz = 0;                      // rate of the kernels' constant wall clock (sm_clock_probe.hip)
 };
 
 // Empty when a GPU can be used; otherwise a sentence saying why not (built without GPU support,

@@ -33,6 +33,8 @@ inline std::string moetune_hip_table_arch(const hipDeviceProp_t& p) {
 }
 // AMD has no opt-in step: a block may use all of the CU's LDS.
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t& p) { return p.sharedMemPerBlock; }
+// wall_clock64 reads s_memrealtime, a constant 100 MHz on gfx9 (the CDNA ISA guides); HIP 5.2 has no attribute for it.
+inline int moetune_hip_wall_clock_khz(const hipDeviceProp_t&) { return 100000; }
 inline hipError_t moetune_hip_set_max_dynamic_shared(hipFunction_t, int) { return hipSuccess; }
 inline hipError_t moetune_hip_resident_blocks(int* blocks, hipFunction_t f, int block_threads, std::size_t shared_bytes) {
     return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block_threads, shared_bytes);
@@ -159,6 +161,8 @@ inline std::string moetune_hip_compile_arch(const cudaDeviceProp& p) {
     return moetune_hip_table_arch(p) + (p.major >= 9 ? "a" : "");
 }
 inline std::size_t moetune_hip_shared_mem_optin(const cudaDeviceProp& p) { return p.sharedMemPerBlockOptin; }
+// The kernels' wall clock on NVIDIA is %globaltimer, which counts nanoseconds.
+inline int moetune_hip_wall_clock_khz(const cudaDeviceProp&) { return 1000000; }
 // More than 48 KB of dynamic shared memory needs an explicit opt-in per kernel on NVIDIA.
 inline cudaError_t moetune_hip_set_max_dynamic_shared(cudaKernel_t f, int bytes) {
     return cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -260,6 +264,7 @@ inline const char* error_string(Error) { return "moetune was built without GPU s
 inline std::string moetune_hip_compile_arch(const hipDeviceProp_t&) { return {}; }
 inline std::string moetune_hip_table_arch(const hipDeviceProp_t&) { return {}; }
 inline std::size_t moetune_hip_shared_mem_optin(const hipDeviceProp_t&) { return 0; }
+inline int moetune_hip_wall_clock_khz(const hipDeviceProp_t&) { return 0; }
 
 #define hiprtcResult ::moetune::gpu::none::Error
 #define HIPRTC_SUCCESS ::moetune::gpu::none::kSuccess

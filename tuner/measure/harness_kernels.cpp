@@ -5,6 +5,7 @@
 #include "data_gpu/data_kernels.h"
 #include "gpu/device.h"
 #include "kernels/launch_geometry.h"
+#include "measure/sm_clock_probe.h"
 #include "rtc/compiler.h"
 
 namespace moetune::measure {
@@ -32,6 +33,7 @@ HarnessKernels::HarnessKernels(const rtc::KernelCache* cache) {
 std::vector<rtc::CompileRequest> worker_support_requests(const std::string& arch) {
     std::vector<rtc::CompileRequest> all = data::DataKernels::requests(arch);
     for (rtc::CompileRequest& r : HarnessKernels::requests(arch)) all.push_back(std::move(r));
+    all.push_back(SmClockProbe::request(arch));
     return all;
 }
 

@@ -43,9 +43,10 @@ private:
     std::map<std::string, gpu::Kernel> kernels_;
 };
 
-// Everything a worker compiles besides the candidates: the data kernels (data::DataKernels) and the
-// harness kernels. A parent compiles these into the shared cache too, so a fresh worker (the first,
-// or one replacing a crashed one) starts without compiling, well within its task timeout.
+// Everything a worker compiles besides the candidates: the data kernels (data::DataKernels), the
+// harness kernels and the SM clock probe. A parent compiles these into the shared cache too, so a
+// fresh worker (the first, or one replacing a crashed one) starts without compiling, well within its
+// task timeout.
 std::vector<rtc::CompileRequest> worker_support_requests(const std::string& arch);
 
 }  // namespace moetune::measure

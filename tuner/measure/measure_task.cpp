@@ -71,7 +71,8 @@ void from_json(const nlohmann::json& j, MeasureTask& t) {
 void to_json(nlohmann::json& j, const MeasureResult& r) {
     j = {{"kernel_name", r.kernel_name}, {"stage", r.stage},   {"block_m", r.block_m},
          {"ok", r.ok},                   {"failure", r.failure}, {"us", r.us},
-         {"err", r.err},                 {"spread_pct", r.spread_pct}, {"launches_per_graph", r.launches_per_graph}};
+         {"err", r.err},                 {"spread_pct", r.spread_pct}, {"launches_per_graph", r.launches_per_graph},
+         {"sm_mhz_before", r.sm_mhz_before}, {"sm_mhz_after", r.sm_mhz_after}};
 }
 
 void from_json(const nlohmann::json& j, MeasureResult& r) {
@@ -85,6 +86,8 @@ void from_json(const nlohmann::json& j, MeasureResult& r) {
     read_optional(j, "err", r.err);
     read_optional(j, "spread_pct", r.spread_pct);
     read_optional(j, "launches_per_graph", r.launches_per_graph);
+    read_optional(j, "sm_mhz_before", r.sm_mhz_before);
+    read_optional(j, "sm_mhz_after", r.sm_mhz_after);
 }
 
 std::string timing_options_error(const TimingOptions& o) {

@@ -64,6 +64,11 @@ struct MeasureResult {
     double err = 0;         // value of the gating metric
     double spread_pct = 0;  // (max - min) / median of the timed replays, in percent, for the report
     int launches_per_graph = 0;  // the R the time was measured with (TimingOptions::replay_ms adapts it)
+    // The SM clock (MHz) the probe read right before and right after the timed replays (sm_clock_probe.h); 0 when
+    // not read. An H100 moves its clock in 15 MHz steps that nvidia-smi does not show: a time is comparable with
+    // another one taken at the same clock.
+    double sm_mhz_before = 0;
+    double sm_mhz_after = 0;
 };
 
 void to_json(nlohmann::json& j, const TimingOptions& o);

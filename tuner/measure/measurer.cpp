@@ -28,6 +28,7 @@
 #include "measure/harness_kernels.h"
 #include "measure/output_judge.h"
 #include "measure/shape_weights.h"
+#include "measure/sm_clock_probe.h"
 #include "rtc/compiler.h"
 #include "rtc/kernel_cache.h"
 
@@ -77,6 +78,7 @@ struct Measurer::State {
     std::optional<rtc::KernelCache> harness_cache;
     std::unique_ptr<data::DataKernels> data_kernels;
     std::unique_ptr<HarnessKernels> harness_kernels;
+    std::unique_ptr<SmClockProbe> clock_probe;
     std::unique_ptr<ShapeWeights> weights;
     std::unique_ptr<BucketData> bucket;
     bool context_lost = false;
@@ -98,6 +100,7 @@ struct Measurer::State {
             const rtc::KernelCache* cache = harness_cache ? &*harness_cache : nullptr;
             data_kernels = std::make_unique<data::DataKernels>(cache);
             harness_kernels = std::make_unique<HarnessKernels>(cache);
+            clock_probe = std::make_unique<SmClockProbe>(cache);
         }
         if (!weights || !weights->serves(task.shape, task.seed)) {
             bucket.reset();
@@ -188,10 +191,12 @@ struct Measurer::State {
     }
 
     // Graph timing of enqueue(launch) with `options` (R adapted to one launch's time, which has run
-    // once already), into result: us, spread, R, ok.
+    // once already), into result: us, spread, R, the SM clock before and after, ok.
     void time(const TimingOptions& options, MeasureResult& result, const std::function<void(int)>& enqueue) {
         const TimingOptions timing = adapt_to_launch_time(stream, options, [&] { enqueue(0); });
+        result.sm_mhz_before = clock_probe->mhz(stream);
         const TimingStats t = time_in_graph(stream, timing, enqueue);
+        result.sm_mhz_after = clock_probe->mhz(stream);
         result.us = t.us_per_launch;
         result.launches_per_graph = timing.launches_per_graph;
         result.spread_pct = t.spread_pct;

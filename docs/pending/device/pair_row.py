@@ -27,7 +27,7 @@ def measured(path):
     out = {}
     for line in open(path):
         f = line.split()
-        if len(f) == 4 and f[0].startswith("moetune_moe") and f[3] == "ok":
+        if len(f) >= 4 and f[0].startswith("moetune_moe") and f[-1] == "ok":  # SM MHz before ok since session 61
             out[f[0]] = float(f[1])
     return out
 

@@ -1,4 +1,5 @@
-# Sourced by call1.sh, call6.sh and ablate.sh: the steps they share.
+# Sourced by the device scripts (callK.sh, ab.sh, ablate.sh, old.sh; `grep -l steps.sh` lists them): the steps
+# they share.
 # gate NAME TIMEOUT BINARY SPEC runs the Catch2 tests SPEC names of a build-dev test binary. Catch2 v2 ORs
 # names joined by commas but ANDs separate arguments; "No tests ran" counts as a failure. Prints the
 # verdict, returns the rc.
