@@ -1,6 +1,5 @@
 // The harness's own kernels (weight_layout.hip, the reduce) and the SM clock probe compile for the test arch
-// without a GPU,
-// and a worker's support list holds them and the data kernels, each once.
+// without a GPU, and a worker's support list holds them and the data kernels, each once.
 #include <set>
 #include <string>
 

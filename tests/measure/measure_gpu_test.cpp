@@ -1,6 +1,6 @@
 // The harness on the GPU (issue 4 item 5, "Done when"): candidates of every kind pass the reference
-// and are timed; repeated timing of a candidate at one SM clock is stable within 3%; the deliberately broken variants
-// are caught -- wrong output as "wrong", a faulting kernel as "fault" and a hanging one as "timeout",
+// and are timed; repeated timing of a candidate at one SM clock is stable within 3%; the deliberately
+// broken variants are caught -- wrong output as "wrong", a faulting kernel as "fault" and a hanging one as "timeout",
 // each time with the next candidate still measured (through WorkerClient, i.e. worker processes).
 #include <algorithm>
 #include <cmath>
