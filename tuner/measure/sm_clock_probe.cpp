@@ -13,10 +13,6 @@ namespace {
 
 constexpr const char* kProbe = "sm_clock_probe";
 
-std::string compiled_probe(const rtc::KernelCache* cache) {
-    return rtc::compile(SmClockProbe::request(gpu::device_info(gpu::current_device()).arch), cache).code;
-}
-
 }  // namespace
 
 rtc::CompileRequest SmClockProbe::request(const std::string& arch) {
@@ -24,17 +20,19 @@ rtc::CompileRequest SmClockProbe::request(const std::string& arch) {
 }
 
 SmClockProbe::SmClockProbe(const rtc::KernelCache* cache)
-    : module_(compiled_probe(cache)), kernel_(module_.kernel(kProbe)) {
-    const gpu::DeviceInfo info = gpu::device_info(gpu::current_device());
-    sms_ = info.cu_num;
-    wall_clock_khz_ = info.wall_clock_khz;
-}
+    : SmClockProbe(cache, gpu::device_info(gpu::current_device())) {}
+
+SmClockProbe::SmClockProbe(const rtc::KernelCache* cache, const gpu::DeviceInfo& device)
+    : sms_(device.cu_num),
+      wall_clock_khz_(device.wall_clock_khz),
+      module_(rtc::compile(request(device.arch), cache).code),
+      kernel_(module_.kernel(kProbe)),
+      counts_(2 * std::size_t(sms_)) {}
 
 double SmClockProbe::mhz(const gpu::Stream& stream, long long spin_cycles) const {
-    gpu::DeviceBuffer<uint64_t> counts(2 * std::size_t(sms_));
-    kernel_.launch({.grid = {unsigned(sms_), 1, 1}, .block = {32, 1, 1}}, stream, spin_cycles, counts.data());
+    kernel_.launch({.grid = {unsigned(sms_), 1, 1}, .block = {32, 1, 1}}, stream, spin_cycles, counts_.data());
     stream.synchronize();
-    const std::vector<uint64_t> host = counts.download();
+    const std::vector<uint64_t> host = counts_.download();
     std::vector<double> per_sm;
     for (int sm = 0; sm < sms_; ++sm)
         if (host[2 * sm + 1] > 0)  // cycles per wall tick, times the ticks a microsecond

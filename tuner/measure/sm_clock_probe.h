@@ -3,7 +3,11 @@
 // fixed number of its clock's cycles and counts the device's wall-clock ticks meanwhile. nvidia-smi's samples can
 // say 1980 MHz while a kernel runs a few 15 MHz steps slower (an H100, docs/benchmarks.md session 61); a timing
 // read beside this probe says at which clock it was taken.
+#include <cstdint>
 #include <string>
+
+#include "gpu/device.h"
+#include "gpu/device_buffer.h"
 
 #include "gpu/module.h"
 #include "gpu/stream.h"
@@ -26,10 +30,12 @@ public:
     double mhz(const gpu::Stream& stream, long long spin_cycles = 2'000'000) const;
 
 private:
+    SmClockProbe(const rtc::KernelCache* cache, const gpu::DeviceInfo& device);  // one device query, not two
     int sms_ = 0;
     int wall_clock_khz_ = 0;
     gpu::Module module_;
     gpu::Kernel kernel_;
+    gpu::DeviceBuffer<uint64_t> counts_;  // the probe's output, allocated once: it runs twice a candidate
 };
 
 }  // namespace moetune::measure
