@@ -517,3 +517,97 @@ TEST_CASE("sweep: screening times every candidate briefly and only the finalists
     REQUIRE(reports.size() == 1);
     CHECK(reports[0].tried == s.plan[0].candidate_count());  // candidates, not measurements
 }
+
+namespace {
+
+// The designated stage 1's rival: the next stage-1 candidate of sort block 16 and the same kind.
+std::string rival_of(const PlanEntry& e, const std::string& stage1) {
+    const kernels::KernelConfig w = *kernels::parse_kernel_name(stage1);
+    bool past = false;
+    for (const auto& c : e.stage1.kept) {
+        const std::string name = kernels::kernel_name(c);
+        if (past && kernels::sort_block_m(c) == 16 && candidate_kind(c) == candidate_kind(w)) return name;
+        past = past || name == stage1;
+    }
+    return "";
+}
+
+// canned() with SM clock readings: the designated stage 1 first timed at 10 us at 2100 MHz, its rival
+// at 10.3 us at 1980 MHz; timed again (at 2040 MHz) the rival is faster, 10.1-10.3 against 10.5-10.7.
+// `rival_fails_round` (1-based; 0: none): that recheck round of the rival fails. Everything else at 2040 MHz.
+auto clocked(const Winners& w, const std::string& rival, std::map<std::string, int>& calls, int rival_fails_round = 0) {
+    return [&calls, w, rival, rival_fails_round](const measure::MeasureTask& t) {
+        const int call = calls[t.kernel_name]++;  // 0: the bucket's timing, 1..: the rechecks
+        const auto at = [](measure::MeasureResult r, double mhz) {
+            r.sm_mhz_before = r.sm_mhz_after = mhz;
+            return r;
+        };
+        const std::vector<double> designated_us = {10, 10.6, 10.5, 10.7}, rival_us = {10.3, 10.2, 10.1, 10.3};
+        if (t.kernel_name == w.stage1) return at(test::passing(t, designated_us.at(call)), call ? 2040 : 2100);
+        if (t.kernel_name == rival) {
+            if (rival_fails_round > 0 && call == rival_fails_round) return test::failing(t, "fault: illegal address");
+            return at(test::passing(t, rival_us.at(call)), call ? 2040 : 1980);
+        }
+        return at(canned(w)(t), 2040);
+    };
+}
+
+}  // namespace
+
+TEST_CASE("sweep: candidates timed at different SM clocks, close enough to be reordered, are timed again interleaved") {
+    Sweep s;
+    s.plan.resize(1);
+    const std::string rival = rival_of(s.plan[0], s.winners.stage1);
+    REQUIRE(!rival.empty());
+    std::map<std::string, int> calls;
+    FakeRunner runner(clocked(s.winners, rival, calls));
+    const std::vector<BucketReport> reports = s.run(runner);
+
+    // One batch for the bucket, then the two stage-1 candidates 3 rounds, round by round. The other
+    // groups met one clock, and the other candidates of the pair's group are 10x slower.
+    REQUIRE(runner.batches.size() == 2);
+    std::vector<std::string> rechecked;
+    for (const auto& t : runner.batches[1]) rechecked.push_back(t.kernel_name);
+    CHECK(rechecked == std::vector<std::string>{s.winners.stage1, rival, s.winners.stage1, rival, s.winners.stage1, rival});
+    for (const auto& t : runner.batches[1]) CHECK(t.timing.timed_replays == s.settings.task.timing.timed_replays);
+
+    // Each keeps its median round: the rival (10.2) beats the designated kernel (10.6) at one clock.
+    const table::Table t = s.out();
+    REQUIRE(t.rows.size() == 1);
+    CHECK(t.cell(t.rows[0], table::col::kernel_name1) == rival);
+    CHECK(t.cell(t.rows[0], table::col::us1) == "10.2");
+    REQUIRE(reports.size() == 1);
+    CHECK(reports[0].clock_rechecked == 2);
+    CHECK(reports[0].sm_mhz_low == 1980);
+    CHECK(reports[0].sm_mhz_high == 2100);
+    const auto report = nlohmann::json::parse(read_text(*s.settings.report));
+    CHECK(report["buckets"][0]["sm_clock"] == nlohmann::json{{"low_mhz", 1980.0}, {"high_mhz", 2100.0}, {"rechecked", 2}, {"changed_winner", true}});
+    CHECK(read_text(*s.settings.profile_out).find(rival + ",10.2,") != std::string::npos);
+}
+
+TEST_CASE("sweep: a candidate that fails a clock recheck round fails; --clock-rounds 0 rechecks nothing") {
+    Sweep s;
+    s.plan.resize(1);
+    const std::string rival = rival_of(s.plan[0], s.winners.stage1);
+    std::map<std::string, int> calls;
+    SECTION("a failed round") {
+        FakeRunner runner(clocked(s.winners, rival, calls, 2));
+        const std::vector<BucketReport> reports = s.run(runner);
+        REQUIRE(runner.batches.size() == 2);
+        REQUIRE(reports.size() == 1);
+        CHECK(reports[0].failed == 1);
+        CHECK(s.out().cell(s.out().rows[0], table::col::kernel_name1) == s.winners.stage1);
+        CHECK(s.out().cell(s.out().rows[0], table::col::us1) == "10.6");  // its median round
+        CHECK(reports[0].clock_rechecked == 2);
+        CHECK_FALSE(reports[0].clock_changed_winner);  // the same kernels, at another time
+    }
+    SECTION("no rounds") {
+        s.settings.clock_rounds = 0;
+        FakeRunner runner(clocked(s.winners, rival, calls));
+        const std::vector<BucketReport> reports = s.run(runner);
+        CHECK(runner.batches.size() == 1);
+        CHECK(s.out().cell(s.out().rows[0], table::col::us1) == "10.0");  // the first timing decides
+        CHECK(reports[0].clock_rechecked == 0);
+        CHECK_FALSE(reports[0].clock_changed_winner);
+    }
+}

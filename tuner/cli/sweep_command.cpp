@@ -83,6 +83,7 @@ struct SweepOptions {
     double min_improvement_pct = select::kDefaultMinImprovementPct;
     double task_timeout_s = 300;
     double finalist_margin = 1.25;  // 0: no screening, every candidate timed in full
+    int clock_rounds = sweep::SweepSettings{}.clock_rounds;
     double replay_ms = measure::TimingOptions{}.replay_ms;
     std::string cache_dir;
     unsigned compile_threads = 0;
@@ -256,6 +257,7 @@ sweep::SweepSettings settings_for(const SweepOptions& o, const Inputs& in, const
         s.screening->routings = in.routings;
         s.finalist_margin = o.finalist_margin;
     }
+    s.clock_rounds = o.clock_rounds;
     s.task.timing.replay_ms = o.replay_ms;
     s.task.timing.routings = in.routings;
     s.task.seed = o.seed;
@@ -387,6 +389,11 @@ Command add_sweep_command(CLI::App& parent) {
                 return number && (x == 0 || x >= 1) ? "" : "--finalist-margin must be 0 or a number of at least 1";
             },
             "0 or >= 1"))
+        ->capture_default_str();
+    app->add_option("--clock-rounds", o->clock_rounds,
+                    "Time again, this many rounds interleaved, the candidates whose timings met different SM clocks "
+                    "and lie close enough for the clocks to reorder them; each keeps its median round (0: never)")
+        ->check(CLI::Range(0, 100))
         ->capture_default_str();
     add_routings_option(*app, o->routings);
     add_replay_ms_option(*app, o->replay_ms);

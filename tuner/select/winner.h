@@ -31,6 +31,9 @@ struct CandidateResult {
     double us = 0;     // kernel time
     double err = 0;    // the gating error metric (a ratio: 0.053 = 5.3%)
     int kind = 0;      // stage 1: the kind of its output, stage 2: of its input (HandoffCost's numbering)
+    // The SM clock (MHz) read right before and right after its timing (measure::MeasureResult); 0 when not read.
+    double sm_mhz_before = 0;
+    double sm_mhz_after = 0;
 };
 
 // The time (µs) of what runs between a stage 1 of output kind `output` and a stage 2 of input kind

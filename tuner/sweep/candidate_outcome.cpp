@@ -9,7 +9,7 @@ namespace moetune::sweep {
 select::CandidateResult candidate_result(const MeasuredCandidate& c) {
     const measure::MeasureResult& r = c.result;
     return {kernels::kernel_name(c.config), kernels::stage_number(c.config.stage), kernels::sort_block_m(c.config),
-            r.ok, r.us, r.err, candidate_kind(c.config)};
+            r.ok, r.us, r.err, candidate_kind(c.config), r.sm_mhz_before, r.sm_mhz_after};
 }
 
 CandidateOutcome candidate_outcome(const MeasuredCandidate& c, double err_ratio) {

@@ -1,5 +1,6 @@
 #include "sweep/sweep_driver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 
 #include "kernels/kernel_name.h"
 #include "measure/failure.h"
+#include "select/clock_recheck.h"
 #include "select/improvement.h"
 #include "select/screening.h"
 #include "select/winner.h"
@@ -30,6 +32,20 @@ std::vector<kernels::KernelConfig> configs_of(const PlanEntry& e) {
     std::vector<kernels::KernelConfig> configs = e.stage1.kept;
     configs.insert(configs.end(), e.stage2.kept.begin(), e.stage2.kept.end());
     return configs;
+}
+
+std::vector<select::CandidateResult> results_of(const std::vector<MeasuredCandidate>& candidates) {
+    std::vector<select::CandidateResult> results;
+    for (const MeasuredCandidate& m : candidates) results.push_back(candidate_result(m));
+    return results;
+}
+
+// The measurement of the median round (the lower of the middle two), or the first failed one.
+const measure::MeasureResult& median_round(std::vector<const measure::MeasureResult*> rounds) {
+    const auto failed = std::find_if(rounds.begin(), rounds.end(), [](auto* r) { return !r->ok; });
+    if (failed != rounds.end()) return **failed;
+    std::sort(rounds.begin(), rounds.end(), [](auto* a, auto* b) { return a->us < b->us; });
+    return *rounds[(rounds.size() - 1) / 2];
 }
 
 // Runs a write; any failure to write becomes CannotWriteOutput naming what was being written.
@@ -99,15 +115,15 @@ public:
         if (settings_.screening) {
             // Brief timing for all, full timing for the few that can still win (select/screening.h).
             measure_pass(candidates, to_measure, {}, *settings_.screening, runner, progress);
-            std::vector<select::CandidateResult> screened;
-            for (const MeasuredCandidate& m : candidates) screened.push_back(candidate_result(m));
-            const std::vector<std::size_t> finalists =
-                select::screening_finalists(screened, settings_.task.err_ratio, settings_.finalist_margin);
+            const std::vector<std::size_t> finalists = select::screening_finalists(
+                results_of(candidates), settings_.task.err_ratio, settings_.finalist_margin);
             progress.add_candidates(finalists.size(), work_);
             measure_pass(candidates, finalists, passes, settings_.task.timing, runner, progress);
         } else {
             measure_pass(candidates, to_measure, passes, settings_.task.timing, runner, progress);
         }
+        for (const MeasuredCandidate& m : candidates) note_clocks(m.result);
+        recheck_clocks(candidates, runner, progress);
         report_.timing_wall_s = seconds_since(timing_start);
         decide(candidates);
         if (settings_.profile_out)
@@ -118,25 +134,34 @@ public:
     }
 
 private:
+    // Each name measured once with `timing`, in order: one batch of the runner.
+    std::vector<measure::MeasureResult> run_tasks(const std::vector<std::string>& names,
+                                                  const measure::TimingOptions& timing, TaskRunner& runner,
+                                                  Progress& progress) {
+        std::vector<measure::MeasureTask> tasks;
+        for (const std::string& name : names) {
+            measure::MeasureTask task = settings_.task;
+            task.shape = *entry_.problem;
+            task.kernel_name = name;
+            task.timing = timing;
+            tasks.push_back(std::move(task));
+        }
+        std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(work_); });
+        if (results.size() != tasks.size())
+            throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
+                                   std::to_string(tasks.size()) + " tasks");
+        return results;
+    }
+
     // Measures candidates[i] for every i in `which` and the handoff `passes` with `timing`, replacing
     // the candidates' results and setting the passes' times in the report (what the selection charges).
     void measure_pass(std::vector<MeasuredCandidate>& candidates, const std::vector<std::size_t>& which,
                       const std::vector<kernels::StageHandoff>& passes, const measure::TimingOptions& timing,
                       TaskRunner& runner, Progress& progress) {
-        std::vector<measure::MeasureTask> tasks;
-        const auto add_task = [&](std::string name) {
-            measure::MeasureTask task = settings_.task;
-            task.shape = *entry_.problem;
-            task.kernel_name = std::move(name);
-            task.timing = timing;
-            tasks.push_back(std::move(task));
-        };
-        for (std::size_t i : which) add_task(candidates[i].result.kernel_name);
-        for (kernels::StageHandoff h : passes) add_task(std::string(*kernels::handoff_pass_name(h)));
-        const std::vector<measure::MeasureResult> results = runner.run(tasks, [&] { progress.candidate_done(work_); });
-        if (results.size() != tasks.size())
-            throw std::logic_error("the task runner returned " + std::to_string(results.size()) + " results for " +
-                                   std::to_string(tasks.size()) + " tasks");
+        std::vector<std::string> names;
+        for (std::size_t i : which) names.push_back(candidates[i].result.kernel_name);
+        for (kernels::StageHandoff h : passes) names.emplace_back(*kernels::handoff_pass_name(h));
+        const std::vector<measure::MeasureResult> results = run_tasks(names, timing, runner, progress);
         for (std::size_t p = 0; p < passes.size(); ++p) {
             const measure::MeasureResult& r = results[which.size() + p];
             const std::string name(*kernels::handoff_pass_name(passes[p]));
@@ -149,21 +174,75 @@ private:
                              short_label(entry_.shape), name, r.ok ? "no usable time" : r.failure);
             }
         }
-        for (std::size_t t = 0; t < which.size(); ++t) {
-            MeasuredCandidate& m = candidates[which[t]];
-            const std::string name = m.result.kernel_name;
-            m.result = results[t];
-            m.result.kernel_name = name;  // the name sent, whatever a crashed worker filled in
-            if (m.result.ok && !select::measured(candidate_result(m)))
-                m.result.failure = measure::failure_text("internal", fmt::format("no usable time ({} us)", m.result.us));
+        for (std::size_t t = 0; t < which.size(); ++t) take_result(candidates[which[t]], results[t]);
+    }
+
+    // The candidates whose timings met different SM clocks, close enough to the fastest of their stage,
+    // block_m and kind for the clocks to have reordered them (select/clock_recheck.h), are timed again
+    // clock_rounds times each, round by round, so that each meets the clocks the others meet. Each keeps
+    // the measurement of its median round (a whole measurement: time, clocks and spread agree), or the
+    // first failure, since a kernel that fails once cannot be trusted with a row.
+    void recheck_clocks(std::vector<MeasuredCandidate>& candidates, TaskRunner& runner, Progress& progress) {
+        if (settings_.clock_rounds < 1) return;
+        const std::vector<std::size_t> which = select::clock_recheck(results_of(candidates), settings_.task.err_ratio);
+        if (which.empty()) return;
+        const std::optional<select::PairChoice> first = select_pair(candidates).winner;
+        std::vector<std::string> names;
+        for (int round = 0; round < settings_.clock_rounds; ++round)
+            for (std::size_t i : which) names.push_back(candidates[i].result.kernel_name);
+        progress.add_candidates(names.size(), work_);
+        const std::vector<measure::MeasureResult> rounds = run_tasks(names, settings_.task.timing, runner, progress);
+        for (const measure::MeasureResult& r : rounds) note_clocks(r);
+        for (std::size_t k = 0; k < which.size(); ++k) {
+            std::vector<const measure::MeasureResult*> of_one;
+            for (std::size_t round = 0; round < std::size_t(settings_.clock_rounds); ++round)
+                of_one.push_back(&rounds[round * which.size() + k]);
+            take_result(candidates[which[k]], median_round(of_one));
         }
+        report_.clock_rechecked = which.size();
+        const std::optional<select::PairChoice> rechecked = select_pair(candidates).winner;
+        const auto kernels_of = [](const std::optional<select::PairChoice>& p) {
+            return p ? p->stage1.kernel_name + " " + p->stage2.kernel_name : std::string();
+        };
+        report_.clock_changed_winner = kernels_of(first) != kernels_of(rechecked);
+        spdlog::debug("{}: {} candidates timed at different SM clocks timed again, {} rounds", short_label(entry_.shape),
+                      which.size(), settings_.clock_rounds);
+        if (report_.clock_changed_winner)
+            spdlog::info("{}: timed again at common clocks, {} wins instead of {}", short_label(entry_.shape),
+                         pair_label(rechecked), pair_label(first));
+    }
+
+    select::Selection select_pair(const std::vector<MeasuredCandidate>& candidates) const {
+        return select::select_winner(results_of(candidates), settings_.task.err_ratio,
+                                     handoff_cost(report_.handoff_passes));
+    }
+
+    static std::string pair_label(const std::optional<select::PairChoice>& p) {
+        return p ? fmt::format("{} + {} ({:.4f} us)", p->stage1.kernel_name, p->stage2.kernel_name, p->us()) : "no pair";
+    }
+
+    // A candidate's new result: the name it was sent with (whatever a crashed worker filled in), and a
+    // failure for an ok result without a usable time.
+    static void take_result(MeasuredCandidate& m, const measure::MeasureResult& r) {
+        const std::string name = m.result.kernel_name;
+        m.result = r;
+        m.result.kernel_name = name;
+        if (m.result.ok && !select::measured(candidate_result(m)))
+            m.result.failure = measure::failure_text("internal", fmt::format("no usable time ({} us)", m.result.us));
+    }
+
+    // Widens the report's range of SM clocks the bucket's timings met by r's readings.
+    void note_clocks(const measure::MeasureResult& r) {
+        for (double mhz : {r.sm_mhz_before, r.sm_mhz_after})
+            if (mhz > 0) {
+                report_.sm_mhz_low = report_.sm_mhz_low > 0 ? std::min(report_.sm_mhz_low, mhz) : mhz;
+                report_.sm_mhz_high = std::max(report_.sm_mhz_high, mhz);
+            }
     }
 
     void decide(const std::vector<MeasuredCandidate>& candidates) {
         const double err_ratio = settings_.task.err_ratio;
-        std::vector<select::CandidateResult> results;
         for (const MeasuredCandidate& m : candidates) {
-            results.push_back(candidate_result(m));
             switch (candidate_outcome(m, err_ratio)) {
                 case CandidateOutcome::failed: ++report_.failed; break;
                 case CandidateOutcome::over_err_ratio: ++report_.over_err_ratio; break;
@@ -171,7 +250,7 @@ private:
             }
         }
         report_.tried = candidates.size();
-        const select::Selection s = select::select_winner(results, err_ratio, handoff_cost(report_.handoff_passes));
+        const select::Selection s = select_pair(candidates);
         for (int block_m : s.unpaired_block_m)
             spdlog::debug("{}: block_m {}: no passing stage 1 and stage 2 the library can pair", short_label(entry_.shape),
                           block_m);

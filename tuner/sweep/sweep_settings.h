@@ -34,6 +34,9 @@ struct SweepSettings {
     // timed again with task.timing (select/screening.h).
     std::optional<measure::TimingOptions> screening;
     double finalist_margin = 1.25;
+    // Candidates whose timings met different SM clocks, close enough for the clocks to reorder them, are
+    // timed this many times more, interleaved, and keep their median (select/clock_recheck.h); 0: never.
+    int clock_rounds = 3;
     Progress::Mode progress = Progress::Mode::off;
 };
 
