@@ -63,6 +63,11 @@ void Progress::add_candidates(std::size_t n, double work_each) {
     total_work_ += double(n) * work_each;
 }
 
+void Progress::leave_out_wait(double seconds) {
+    std::lock_guard lock(mutex_);
+    waited_s_ += seconds;
+}
+
 void Progress::candidate_done(double work) {
     std::lock_guard lock(mutex_);
     ++done_;
@@ -90,7 +95,7 @@ void Progress::draw_locked(bool force) {
                                                 : std::chrono::duration_cast<Clock::duration>(kLogInterval);
     if (!force && now - last_draw_ < interval) return;
     last_draw_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double elapsed = std::chrono::duration<double>(now - start_).count() - waited_s_;
     const std::string line = format_progress(done_, total_, label_, estimate_eta(done_work_, total_work_, elapsed));
     if (mode_ == Mode::log_lines) {
         spdlog::info("{}", line);

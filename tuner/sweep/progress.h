@@ -42,6 +42,11 @@ public:
     void candidate_done(double work);
     // More work joined the run (screening's finalists are measured a second time).
     void add_candidates(std::size_t n, double work_each);
+    // The GPUs waited this long for the compiler: left out of the ETA's rate. The first bucket's kernels
+    // compile before anything is measured (minutes, cold cache): counted, they made the first candidate's
+    // ETA read 63h for a sweep of 5 minutes (session 62). Later buckets compile while the one before is
+    // measured.
+    void leave_out_wait(double seconds);
     // Clears the redrawn line so a log message can be printed on a line of its own.
     void clear_line();
     void finish_bucket();
@@ -58,6 +63,7 @@ private:
     double done_work_ = 0;
     std::string label_;
     Clock::time_point start_ = Clock::now();
+    double waited_s_ = 0;  // leave_out_wait's sum
     Clock::time_point last_draw_{};
     bool line_shown_ = false;
 };

@@ -89,6 +89,7 @@ public:
         const Clock::time_point compile_start = Clock::now();
         const std::map<std::string, std::string> compile_failures = compiler.wait(configs);
         report_.compile_wall_s = seconds_since(compile_start);
+        progress.leave_out_wait(report_.compile_wall_s);
         if (next) compiler.start(configs_of(*next));  // compiles while this bucket is measured
 
         std::vector<MeasuredCandidate> candidates;
