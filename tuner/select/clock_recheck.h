@@ -1,7 +1,7 @@
 #pragma once
 // Times taken at different SM clocks do not compare: an H100 moves its SM clock in 15 MHz steps
 // (1965-2100 MHz seen, while nvidia-smi said 1980) and a kernel's time follows it by up to ~4 %
-// (docs/measurement.md, "The SM clock"). The winner rule compares the candidates of one stage,
+// (docs/measurement.md, "Timing"). The winner rule compares the candidates of one stage,
 // block_m and kind; where their timings met different clocks, the ones close enough to the fastest
 // that the clocks could have reversed the order are timed again by the sweep, interleaved so that
 // all of them meet the same clocks (docs/sweep.md, "Clock recheck").
