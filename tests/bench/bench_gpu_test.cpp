@@ -71,6 +71,13 @@ TEST_CASE("bench times the default and the tuned arm and writes the JSON", "[gpu
     CHECK(tuned["tuned"]["us"].get<double>() > 0);
     CHECK(tuned["default"]["us"].get<double>() > 0);
     CHECK(tuned["default"]["kernel_name1"] != tuned["tuned"]["kernel_name1"]);
+    // The SM clock read beside each arm's rounds (sanity, not a target: any GPU's clock in MHz).
+    for (const char* arm : {"default", "tuned"}) {
+        INFO(arm);
+        CHECK(tuned[arm]["sm_mhz_low"].get<double>() > 100);
+        CHECK(tuned[arm]["sm_mhz_high"].get<double>() >= tuned[arm]["sm_mhz_low"].get<double>());
+        CHECK(tuned[arm]["sm_mhz_high"].get<double>() < 5000);
+    }
     // Two correct kernel pairs on the same inputs: bf16 rounding and atomic order apart, the same MoE.
     CHECK(tuned["rel_l2"].get<double>() < 0.02);
     const auto& untuned = buckets[1];

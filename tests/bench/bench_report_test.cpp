@@ -20,9 +20,13 @@ bench::BucketBench bucket(bool tuned) {
     b.default_arm.plan.kernel_name2 = "moetune_moe2_a";
     b.default_arm.plan.source = "heuristic default";
     b.default_arm.launches_per_graph = 1;  // 18 replays (3 + 15) of one 2 ms call: 36 ms busy
+    b.default_arm.sm_mhz_low = 1980;
+    b.default_arm.sm_mhz_high = 2085;
     if (tuned) {
         bench::ArmResult t;
         t.us = 1600;
+        t.sm_mhz_low = 1965;
+        t.sm_mhz_high = 2070;
         t.plan.block_m = 32;
         t.plan.kernel_name1 = "moetune_moe1_b";
         t.plan.tuned = true;
@@ -65,6 +69,9 @@ TEST_CASE("bench JSON has the documented fields, tuned arm or not", "[bench]") {
     CHECK(tuned["default"]["tbps"].get<double>() == Approx(0.9));
     CHECK(tuned["default"]["launches_per_graph"] == 1);
     CHECK(tuned["default"]["busy_ms"].get<double>() == Approx(36.0));
+    CHECK(tuned["default"]["sm_mhz_low"] == 1980.0);
+    CHECK(tuned["default"]["sm_mhz_high"] == 2085.0);
+    CHECK(tuned["tuned"]["sm_mhz_low"] == 1965.0);
     CHECK(tuned["tuned"]["us"] == 1600.0);
     CHECK(tuned["tuned"]["block_m"] == 32);
     CHECK(tuned["speedup"].get<double>() == Approx(1.25));
@@ -82,4 +89,11 @@ TEST_CASE("console rows show the tuned arm, or dashes without one", "[bench]") {
     CHECK(without.find("21.2%") != std::string::npos);  // 424 / 2000
     CHECK(without.find("x") == std::string::npos);
     CHECK(bench::bench_table_header().find("% roofline") != std::string::npos);
+    // The clocks both arms met: the lowest and highest reading of either.
+    CHECK(with.find("1965-2085") != std::string::npos);
+    CHECK(without.find("1980-2085") != std::string::npos);
+    bench::BucketBench unread = bucket(true);
+    unread.default_arm.sm_mhz_low = unread.default_arm.sm_mhz_high = unread.tuned->sm_mhz_low = unread.tuned->sm_mhz_high = 0;
+    CHECK(bench::bench_table_row(unread).ends_with(" -"));
+    CHECK(bench::bench_table_header().ends_with("SM MHz"));
 }

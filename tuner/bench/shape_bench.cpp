@@ -15,6 +15,7 @@
 #include "formats/bf16_vector.h"
 #include "gpu/device_buffer.h"
 #include "measure/graph_timing.h"
+#include "measure/sm_clock_probe.h"
 #include "rtc/kernel_cache.h"
 #include "runtime/cache_dir.h"
 
@@ -96,13 +97,15 @@ struct ShapeBench::State {
     const gpu::Stream& stream;
     std::array<FusedMoe, 2> arms;  // [0] default (no table), [1] tuned
     KernelLayoutWeights weights;   // made once the arms are prepared: the copies their plans read
+    measure::SmClockProbe clock_probe;
 
     State(const data::MoeShape& s, const TunedTables& tables, const BenchSettings& b, const FusedMoeOptions& options,
-          const gpu::Stream& st)
+          const gpu::Stream& st, const rtc::KernelCache& cache)
         : shape(s),
           settings(b),
           stream(st),
-          arms{FusedMoe(shape_key(s), TunedTables(), silent(options)), FusedMoe(shape_key(s), tables, options)} {}
+          arms{FusedMoe(shape_key(s), TunedTables(), silent(options)), FusedMoe(shape_key(s), tables, options)},
+          clock_probe(&cache) {}
 
     // The default arm runs the heuristic by design: the library's "no tuned row" line is for the tuned arm,
     // where it names a bucket the table lacks.
@@ -118,7 +121,8 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     options.cache_dir = settings.cache_dir;
     options.overlap_launches = settings.overlap_launches;
     options.l2_stage2_weights = settings.l2_stage2_weights;
-    state_ = std::make_unique<State>(shape, tables, settings, options, stream);
+    const rtc::KernelCache cache(runtime::cache_dir(options));
+    state_ = std::make_unique<State>(shape, tables, settings, options, stream, cache);
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
     const bool e4m3_coded =
         std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_e4m3_coded_weights(); });
@@ -210,17 +214,23 @@ BucketBench ShapeBench::run(int tokens) {
                                                     [&] { st.arms[arm].run(args(arm), st.stream.native()); });
         timing[arm].launches_per_graph = (timing[arm].launches_per_graph + n - 1) / n * n;
     }
-    std::array<std::vector<double>, 2> us;
+    std::array<std::vector<double>, 2> us, mhz;  // mhz: the clock readings beside each arm's rounds
     for (int round = 0; round < st.settings.rounds; ++round)
         for (int i = 0; i < arm_count; ++i) {
             const int arm = (round + i) % arm_count;  // alternate which arm goes first
+            mhz[arm].push_back(st.clock_probe.mhz(st.stream));
             us[arm].push_back(measure::time_in_graph(st.stream, timing[arm], [&](int launch) {
                                   st.arms[arm].run(args(arm, launch), st.stream.native());
                               }).us_per_launch);
+            mhz[arm].push_back(st.clock_probe.mhz(st.stream));
         }
-    for (std::vector<double>& u : us) std::sort(u.begin(), u.end());
-    b.default_arm = ArmResult{b.default_arm.plan, sorted_median(us[0]), timing[0].launches_per_graph};
-    if (arm_count == 2) b.tuned = ArmResult{tuned_plan, sorted_median(us[1]), timing[1].launches_per_graph};
+    const auto arm_result = [&](const KernelPlan& plan, int arm) {
+        std::sort(us[arm].begin(), us[arm].end());
+        const auto [low, high] = std::minmax_element(mhz[arm].begin(), mhz[arm].end());
+        return ArmResult{plan, sorted_median(us[arm]), timing[arm].launches_per_graph, *low, *high};
+    };
+    b.default_arm = arm_result(b.default_arm.plan, 0);
+    if (arm_count == 2) b.tuned = arm_result(tuned_plan, 1);
     return b;
 }
 

@@ -40,6 +40,11 @@ struct ArmResult {
     KernelPlan plan;
     double us = 0;  // median over the rounds of the per-call time
     int launches_per_graph = 1;  // calls captured in one graph (adapted to the call's time)
+    // The lowest and highest SM clock (MHz) read right before and right after its rounds (measure/sm_clock_probe.h);
+    // 0 where the probe reads none. An H100 runs between ~1890 and 2100 MHz from one second to the next: figures
+    // of two runs compare where their clocks do.
+    double sm_mhz_low = 0;
+    double sm_mhz_high = 0;
 };
 
 // How long one of the arm's rounds keeps the GPU busy without a pause: its warm-up and timed replays
