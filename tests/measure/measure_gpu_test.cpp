@@ -18,6 +18,7 @@
 #include "measure/measurer.h"
 #include "measure/shape_weights.h"
 #include "measure/worker_client.h"
+#include "select/clock_recheck.h"
 #include "measure_gpu_fixture.h"
 #include "support/test_env.h"
 
@@ -134,14 +135,16 @@ TEST_CASE("the routings after a bucket's first are the spec's of the next seeds,
     CHECK(&bucket.sorted(16, 3) == &bucket.sorted(16, 3));  // sorted once
 }
 
-// Repeats timed at one SM clock: the probe read the same clock (within 0.5 %) right before and after each one's
-// replays, and the same as the others'. An H100 moves its clock in 15 MHz steps, up to 6 % while nvidia-smi says
+// Repeats timed at one SM clock: the probe read the same clock (within select::kSameClockTolerance, 0.5 %) right
+// before and after each one's replays, and the same as the others'. An H100 moves its clock in 15 MHz steps, up to 6 % while nvidia-smi says
 // 1980 MHz throughout, and a repeat's time moves with it (docs/benchmarks.md, session 61); the measurer's own
 // repeatability is what holds at one clock. Returns the largest such set. Under a long compute-bound kernel (stage 1
 // at 4096 tokens) the card runs slower than the probe, light and ~1 ms long, sees before and after (1980-2040 MHz
 // before, 2062-2081 after, session 61): no repeat is at one clock, and all of them are compared instead.
 std::vector<MeasureResult> at_one_clock(const std::vector<MeasureResult>& repeats) {
-    const auto same = [](double a, double b) { return std::abs(a - b) <= 0.005 * std::max(a, b); };
+    const auto same = [](double a, double b) {
+        return std::abs(a - b) <= select::kSameClockTolerance * std::max(a, b);
+    };
     std::vector<MeasureResult> best;
     for (const MeasureResult& pivot : repeats) {
         std::vector<MeasureResult> set;

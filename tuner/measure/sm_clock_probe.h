@@ -8,7 +8,6 @@
 
 #include "gpu/device.h"
 #include "gpu/device_buffer.h"
-
 #include "gpu/module.h"
 #include "gpu/stream.h"
 #include "rtc/compile_request.h"
