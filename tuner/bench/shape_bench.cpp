@@ -40,10 +40,10 @@ struct KernelLayoutWeights {
     gpu::DeviceBuffer<uint8_t> w1_fp4_blocks, w2_fp4_blocks;              // likewise (with w1_base, w2_base)
 };
 
-// e4m3_coded: also the values in the e4m3 code (a plan of either arm reads them).
+// e4m3_coded: also the values in the e4m3 code (a plan of either arm reads them). `cache`: where the generator's
+// kernels are compiled (the bench's one cache).
 KernelLayoutWeights make_weights(const data::MoeShape& shape, uint64_t seed, const FusedMoeOptions& options,
-                                 const gpu::Stream& stream, bool e4m3_coded) {
-    const rtc::KernelCache cache(runtime::cache_dir(options));
+                                 const gpu::Stream& stream, bool e4m3_coded, const rtc::KernelCache& cache) {
     const data::DataKernels data_kernels(&cache);
     const data::DeviceMoeWeights logical = data::generate_synthetic_weights_gpu(data_kernels, shape, seed, stream);
     const ExpertWeightBytes bytes = FusedMoe::weight_bytes(shape_key(shape));
@@ -126,7 +126,7 @@ ShapeBench::ShapeBench(const data::MoeShape& shape, const TunedTables& tables, c
     for (FusedMoe& arm : state_->arms) arm.prepare(max_tokens);
     const bool e4m3_coded =
         std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_e4m3_coded_weights(); });
-    state_->weights = make_weights(shape, settings.seed, options, stream, e4m3_coded);
+    state_->weights = make_weights(shape, settings.seed, options, stream, e4m3_coded, cache);
     if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_rebased_weights(); }))
         add_rebased_weights(state_->weights, shape, options, stream);
     if (std::ranges::any_of(state_->arms, [](const FusedMoe& arm) { return arm.reads_fp4_weight_blocks(); }))
