@@ -2,9 +2,10 @@
 // weight streams. The register-fed one-token kernels are bound by the warps that stream (their grid is 360
 // workgroups of 4 warps: 2.49 TB/s on an H100 with loads alone, stream_probe.cu), not by their math. Here each
 // workgroup takes one 16-row MMA tile of one expert and splits K among its S warps, so stage 1 runs 1440 x S
-// warps, each with D 16-byte loads a lane in flight (asm volatile, so ptxas cannot sink them toward their use).
+// warps, each with D 16-byte loads a lane in flight (in registers, or in a cp.async ring: tile_share's LOADER).
 // The math: FP4 weights decoded to e4m3 (two operations a 32-bit word of eight), mma.sync m16n8k32 e4m3 with the
-// token in every column of B, each 32-wide block's FP32 sum scaled by its two e8m0 scales.
+// token in every column of B, each 32-wide block's FP32 sum scaled by its two e8m0 scales; or (MATH 3) decoded to
+// f16 for m16n8k16 f16 products on the token in f16.
 //   Stage 1: rows g = gate, g + 8 = up of 8 intermediate columns, so a lane ends with both halves of SiLU(g) * u.
 //   Stage 2: 16 rows of w2; the workgroup's warps are (topk slot, K share); the weighted sum over slots in smem.
 // Weights of 96 experts, 8 routings of 5 in turn (nothing of a launch's experts in L2 from the launch before, as
@@ -94,7 +95,8 @@ constexpr int kSlotVec = 40;  // a cp.async slot: 32 lanes' 16 weight bytes, the
 // consumed by an XOR only (the access pattern's own ceiling; its outputs are garbage and not checked); MATH 2:
 // all but the products (the decode, the activation loads and the scaling; garbage too); MATH 3: the weights
 // decoded to f16 (dec16) and m16n8k16 f16 products on the token in f16 (`xh`, 32 bytes a pair and lane t), no
-// e4m3 -> f16 conversions in the product (sm_90 runs the e4m3 mma.sync as F2FP conversions and f16 HMMA). LOADER 0: D pairs of loads a lane in flight in registers (ptxas may sink them toward their use); 1: the same
+// e4m3 -> f16 conversions in the product (sm_90 runs the e4m3 mma.sync as F2FP conversions and f16 HMMA).
+// LOADER 0: D pairs of loads a lane in flight in registers (ptxas may sink them toward their use); 1: the same
 // with L2::256B; 2: a ring of D slots in shared memory filled by cp.async (L2::256B), which ptxas cannot sink.
 template <int NP, int D, int LOADER, int MATH>
 __device__ inline float2 tile_share(const uint4* w, const unsigned* s, const uint4* x, const unsigned short* xs,
