@@ -8,6 +8,8 @@
 // f16 for m16n8k16 f16 products on the token in f16.
 //   Stage 1: rows g = gate, g + 8 = up of 8 intermediate columns, so a lane ends with both halves of SiLU(g) * u.
 //   Stage 2: 16 rows of w2; the workgroup's warps are (topk slot, K share); the weighted sum over slots in smem.
+//   The chain (stage1_mx): stage 1 in workgroups of one 32-column MX block writing SiLU(g) * u as f16 under an e8m0
+//   scale a block, in the order the f16 stage 2 reads, and that stage 2 reading it: the pair as a MoE would run it.
 // Weights of 96 experts, 8 routings of 5 in turn (nothing of a launch's experts in L2 from the launch before, as
 // `moetune measure` times them). Checked against a host reference computed from the packed bytes through the
 // PTX fragment tables (so a wrong fragment assumption fails), then timed: median of 30 graph replays of 8
@@ -220,6 +222,58 @@ __global__ void stage1(Stage1Args a) {
     }
 }
 
+// The position of column k of a row in the f16 token order (permute_token_f16), in halves: word (pair p, lane t,
+// step j, register q) holds k = 64p + 16j + 2t + 8q (low half) and the next (high).
+__host__ __device__ inline int f16_position(int k) {
+    const int p = k / 64, j = (k % 64) / 16, r = k % 16, t = (r % 8) / 2, q = r / 8, h = r % 2;
+    return (((p * 4 + t) * 4 + j) * 2 + q) * 2 + h;
+}
+
+// Stage 1 writing what the f16 stage 2 reads (the chain, docs/pending item 29 step 3): a workgroup of four 16-row
+// tiles (32 gate and 32 up rows: one 32-column MX block of the output) x S K-shares (4S warps, tile-major), f16
+// products; SiLU(g) * u of its 32 columns in f16 under one e8m0 scale (the block's largest magnitude brought into
+// [2^14, 2^15)), written in the f16 token order, the scale byte a block.
+struct Stage1MxArgs {
+    const uint4* w;
+    const unsigned* ws;
+    const unsigned short* xs;  // [kPairs1]: the token's scale bytes, two a pair
+    const uint4* xh;           // [kPairs1][4][2]: the token in f16, permuted
+    const int* experts;
+    int routing;
+    unsigned short* out_h;     // [kTopk][kInter] f16, in the f16 token order
+    unsigned char* out_s;      // [kTopk][kInter / 32] e8m0
+};
+
+template <int S, int D, int LOADER = 0>
+__global__ void stage1_mx(Stage1MxArgs a) {
+    constexpr int NP = kPairs1 / S, kBlocks = kInter / 32;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int quarter = warp / S, share = warp % S;
+    const int slot = blockIdx.x / kBlocks, blk = blockIdx.x % kBlocks;
+    const long long e = a.experts[a.routing * kTopk + slot];
+    const long long tile = (e * kGroups1 + blk * 4 + quarter) * kPairs1 + share * NP;
+    const float2 v = tile_share<NP, D, LOADER, 3>(a.w + tile * 32, a.ws + tile * 8, a.xh, a.xs + share * NP,
+                                                  a.xh + share * NP * 8);
+    __shared__ float part[4 * S][16];
+    if ((lane & 3) == 0) {
+        part[warp][lane >> 2] = v.x;
+        part[warp][8 + (lane >> 2)] = v.y;
+    }
+    __syncthreads();
+    if (warp == 0) {  // lane = the block's column: tile lane / 8, row lane % 8 of its gate and up halves
+        float gate = 0.f, up = 0.f;
+#pragma unroll
+        for (int k = 0; k < S; ++k) gate += part[(lane >> 3) * S + k][lane & 7], up += part[(lane >> 3) * S + k][8 + (lane & 7)];
+        const float y = gate / (1.f + __expf(-gate)) * up;
+        float m = fabsf(y);
+        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+        const int ex = min(max(int((__float_as_uint(m) >> 23) & 0xFF) - 127 - 14, -127), 126);
+        const __half hv = __float2half_rn(y * __uint_as_float(unsigned(127 - ex) << 23));
+        a.out_h[slot * kInter + f16_position(blk * 32 + lane)] = __half_as_ushort(hv);
+        if (lane == 0) a.out_s[slot * kBlocks + blk] = (unsigned char)(ex + 127);
+    }
+}
+
 struct Stage2Args {
     const uint4* w;            // [E][kGroups2][kPairs2][32] uint4
     const unsigned* ws;        // [E][kGroups2][kPairs2][8]
@@ -297,16 +351,15 @@ static void permute_token(const unsigned char* v, int pairs, unsigned char* out)
                 for (int j = 0; j < 4; ++j)
                     out[(p * 4 + t) * 16 + q * 4 + j] = v[p * 64 + (q >> 1) * 32 + (q & 1) * 16 + t * 4 + j];
 }
-// Row sums of one 16-row tile over all pairs: x (unpermuted) with scale bytes xsc per 32-block.
+// Row sums of one 16-row tile over all pairs on the activation values xv (unpermuted, scales applied).
 // F16: the words read as MATH 3 reads them (dec16, m16n8k16 fragments).
-static void ref_tile(const unsigned* w, const unsigned* ws, int pairs, const unsigned char* x,
-                     const unsigned char* xsc, double* sums, double* mags, bool f16) {
+static void ref_tile(const unsigned* w, const unsigned* ws, int pairs, const double* xv, double* sums, double* mags,
+                     bool f16) {
     for (int i = 0; i < 16; ++i) sums[i] = mags[i] = 0;
     auto add = [&](int p, int row, int k, double wv) {
-        const int kk = p * 64 + k, blk = kk / 32;
         const unsigned sw = ws[p * 8 + (row & 7)];  // bytes (g, b0), (g+8, b0), (g, b1), (g+8, b1)
         const unsigned wsb = (sw >> (8 * ((row >= 8) + 2 * (k >= 32)))) & 0xFF;
-        const double term = wv * std::ldexp(1.0, int(wsb) - 127) * e4m3(x[kk]) * std::ldexp(1.0, int(xsc[blk]) - 127);
+        const double term = wv * std::ldexp(1.0, int(wsb) - 127) * xv[p * 64 + k];
         sums[row] += term;
         mags[row] += std::fabs(term);
     };
@@ -333,30 +386,16 @@ static void ref_tile(const unsigned* w, const unsigned* ws, int pairs, const uns
                     for (int j = 0; j < 4; ++j) {
                         int row, k;
                         frag_a(lane, word, reg, j, row, k);
-                        const int kk = p * 64 + k, blk = kk / 32;
-                        // scale word g = row % 8 of the pair: bytes (g, b0), (g+8, b0), (g, b1), (g+8, b1)
-                        const unsigned sw = ws[p * 8 + (row & 7)];
-                        const unsigned wsb = (sw >> (8 * ((row >= 8) + 2 * (k >= 32)))) & 0xFF;
-                        const double term = e4m3((d >> (8 * j)) & 0xFF) * 64.0 * std::ldexp(1.0, int(wsb) - 127) *
-                                            e4m3(x[kk]) * std::ldexp(1.0, int(xsc[blk]) - 127);
-                        sums[row] += term;
-                        mags[row] += std::fabs(term);
+                        add(p, row, k, e4m3((d >> (8 * j)) & 0xFF) * 64.0);
                     }
                 }
             }
 }
 
-// The token in f16 for MATH 3: word (pair p, lane t, step j, register q) holds k = 16j + 2t + 8q and the next.
+// The token in f16 for MATH 3, in the f16 token order (f16_position).
 static void permute_token_f16(const unsigned char* v, int pairs, unsigned* out) {
-    for (int p = 0; p < pairs; ++p)
-        for (int t = 0; t < 4; ++t)
-            for (int j = 0; j < 4; ++j)
-                for (int q = 0; q < 2; ++q) {
-                    const int k = p * 64 + 16 * j + 2 * t + 8 * q;
-                    const unsigned lo = __half_as_ushort(__float2half(float(e4m3(v[k]))));
-                    const unsigned hi = __half_as_ushort(__float2half(float(e4m3(v[k + 1]))));
-                    out[((p * 4 + t) * 4 + j) * 2 + q] = lo | hi << 16;
-                }
+    unsigned short* halves = reinterpret_cast<unsigned short*>(out);
+    for (int k = 0; k < pairs * 64; ++k) halves[f16_position(k)] = __half_as_ushort(__float2half(float(e4m3(v[k]))));
 }
 static float bf(__nv_bfloat16 v) { return __bfloat162float(v); }
 
@@ -457,24 +496,42 @@ int main() {
     Stage2Args a2{(const uint4*)w2, s2, (const uint4*)d_mid, d_mid_s, d_exp, d_wt, 0, d_out2, (const uint4*)d_mid_h};
     const double bytes1 = double(kTopk) * kGroups1 * kPairs1 * 544, bytes2 = double(kTopk) * kGroups2 * kPairs2 * 544;
 
-    // Host reference of routing 0, for the e4m3 reading of the weights and for the f16 one (MATH 3).
+    // Host reference of routing 0, for the e4m3 reading of the weights and for the f16 one (MATH 3); and the chain's
+    // (stage 2 on the f16 reading's stage-1 values).
+    auto values = [](const std::vector<unsigned char>& v, const std::vector<unsigned char>& sc) {
+        std::vector<double> out(v.size());
+        for (size_t k = 0; k < v.size(); ++k) out[k] = e4m3(v[k]) * std::ldexp(1.0, int(sc[k / 32]) - 127);
+        return out;
+    };
+    const std::vector<double> tokv = values(tok, tok_s), midv = values(mid, mid_s);
     std::vector<double> ref1(kTopk * kInter), mag1(kTopk * kInter), ref2(kModel, 0.0), mag2(kModel, 0.0);
     std::vector<double> ref1h(kTopk * kInter), mag1h(kTopk * kInter), ref2h(kModel, 0.0), mag2h(kModel, 0.0);
     // One 16-row tile's sums and magnitudes from its packed bytes on the device.
-    auto tile_sums = [&](const unsigned* w, const unsigned* sc, long long tile, int pairs, const unsigned char* x,
-                         const unsigned char* xsc, bool f16, double* sums, double* mags) {
+    auto tile_sums = [&](const unsigned* w, const unsigned* sc, long long tile, int pairs, const double* xv, bool f16,
+                         double* sums, double* mags) {
         std::vector<unsigned> hw(pairs * 128), hs(pairs * 8);
         CK(cudaMemcpy(hw.data(), w + tile * 128, hw.size() * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hs.data(), sc + tile * 8, hs.size() * 4, cudaMemcpyDeviceToHost));
-        ref_tile(hw.data(), hs.data(), pairs, x, xsc, sums, mags, f16);
+        ref_tile(hw.data(), hs.data(), pairs, xv, sums, mags, f16);
+    };
+    // Stage 2 of routing 0 on the intermediate values `xv` ([kTopk][kInter]).
+    auto reference2 = [&](bool f16, const double* xv, std::vector<double>& ref2, std::vector<double>& mag2) {
+        double sums[16], mags[16];
+        for (int slot = 0; slot < kTopk; ++slot)
+            for (int r = 0; r < kGroups2; ++r) {
+                tile_sums(w2, s2, ((long long)experts[slot] * kGroups2 + r) * kPairs2, kPairs2, xv + slot * kInter, f16,
+                          sums, mags);
+                for (int i = 0; i < 16; ++i)
+                    ref2[r * 16 + i] += weights[slot] * sums[i], mag2[r * 16 + i] += weights[slot] * mags[i];
+            }
     };
     auto reference = [&](bool f16, std::vector<double>& ref1, std::vector<double>& mag1, std::vector<double>& ref2,
                          std::vector<double>& mag2) {
         double sums[16], mags[16];
         for (int slot = 0; slot < kTopk; ++slot)
             for (int r = 0; r < kGroups1; ++r) {
-                tile_sums(w1, s1, ((long long)experts[slot] * kGroups1 + r) * kPairs1, kPairs1, tok.data(), tok_s.data(),
-                          f16, sums, mags);
+                tile_sums(w1, s1, ((long long)experts[slot] * kGroups1 + r) * kPairs1, kPairs1, tokv.data(), f16, sums,
+                          mags);
                 for (int g = 0; g < 8; ++g) {
                     const double gate = sums[g], up = sums[8 + g];
                     ref1[slot * kInter + r * 8 + g] = gate / (1 + std::exp(-gate)) * up;
@@ -482,16 +539,12 @@ int main() {
                                                       mags[g] * std::fabs(up);
                 }
             }
-        for (int slot = 0; slot < kTopk; ++slot)
-            for (int r = 0; r < kGroups2; ++r) {
-                tile_sums(w2, s2, ((long long)experts[slot] * kGroups2 + r) * kPairs2, kPairs2,
-                          mid.data() + slot * kInter, mid_s.data() + slot * kInter / 32, f16, sums, mags);
-                for (int i = 0; i < 16; ++i)
-                    ref2[r * 16 + i] += weights[slot] * sums[i], mag2[r * 16 + i] += weights[slot] * mags[i];
-            }
+        reference2(f16, midv.data(), ref2, mag2);
     };
     reference(false, ref1, mag1, ref2, mag2);
     reference(true, ref1h, mag1h, ref2h, mag2h);
+    std::vector<double> refc(kModel, 0.0), magc(kModel, 0.0);
+    reference2(true, ref1h.data(), refc, magc);
     // Worst |kernel - ref| over the sum of the terms' magnitudes (bf16 output: ~4e-3 of the value at most).
     auto check = [&](const __nv_bfloat16* d, const std::vector<double>& ref, const std::vector<double>& mag) {
         std::vector<__nv_bfloat16> h(ref.size());
@@ -574,6 +627,74 @@ int main() {
     each_f16(run2, integral_constant<int, 1>{}, integral_constant<int, 8>{});
     each_f16(run2, integral_constant<int, 3>{}, integral_constant<int, 6>{});
     each_f16(run2, integral_constant<int, 6>{}, integral_constant<int, 6>{});
+    // The chain (item 29 step 3): stage1_mx writing f16 rows and their scales, the f16 stage 2 reading them.
+    constexpr int kBlocks1 = kInter / 32;
+    unsigned short* d_mid16;
+    unsigned char* d_mids;
+    CK(cudaMalloc(&d_mid16, kTopk * kInter * 2));
+    CK(cudaMalloc(&d_mids, kTopk * kBlocks1));
+    Stage1MxArgs m1{(const uint4*)w1, s1, d_tok_s, (const uint4*)d_tok_h, d_exp, 0, d_mid16, d_mids};
+    Stage2Args c2 = a2;
+    c2.xh = (const uint4*)d_mid16;
+    c2.xs = (const unsigned short*)d_mids;
+    constexpr int kSmem2 = 2 * kTopk * 6 * kSlotVec * 16;  // stage2<2, 6, 2, 3>'s ring
+    auto check_mid = [&]() {  // stage1_mx's rows against the f16 reading's reference
+        std::vector<unsigned short> h(kTopk * kInter);
+        std::vector<unsigned char> sc(kTopk * kBlocks1);
+        CK(cudaMemcpy(h.data(), d_mid16, h.size() * 2, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(sc.data(), d_mids, sc.size(), cudaMemcpyDeviceToHost));
+        double worst = 0;
+        for (int slot = 0; slot < kTopk; ++slot)
+            for (int k = 0; k < kInter; ++k) {
+                const int i = slot * kInter + k;
+                const double v = f16v(h[slot * kInter + f16_position(k)]) *
+                                 std::ldexp(1.0, int(sc[slot * kBlocks1 + k / 32]) - 127);
+                worst = std::max(worst, std::fabs(v - ref1h[i]) / (mag1h[i] + std::fabs(ref1h[i]) + 1e-30));
+            }
+        std::printf("    check of stage 1's f16 rows: worst error / magnitude %.2e -> %s\n", worst, worst < 1e-2 ? "pass" : "FAIL");
+        return worst < 1e-2;
+    };
+    auto chain = [&](auto s, auto d) {
+        constexpr int S = decltype(s)::value, D = decltype(d)::value, block = 4 * S * 32;
+        cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, stage1_mx<S, D>));
+        std::printf("chain: stage1_mx S=%d D=%-2d (%d regs): grid %d x %d warps, then stage 2 S=2 D=6 loader 2 f16\n", S,
+                    D, fa.numRegs, kTopk * kBlocks1, 4 * S);
+        if (fa.maxThreadsPerBlock < block) {
+            std::printf("    skipped: at most %d threads a workgroup\n", fa.maxThreadsPerBlock);
+            return;
+        }
+        m1.routing = c2.routing = 0;
+        CK(cudaMemset(d_out2, 0, kModel * 2));
+        stage1_mx<S, D><<<kTopk * kBlocks1, block>>>(m1);
+        stage2<2, 6, 2, 3><<<kGroups2, 32 * 2 * kTopk, kSmem2>>>(c2);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        ok &= check_mid();
+        ok &= check(d_out2, refc, magc);
+        const float alone = time_graph([&](cudaStream_t st) {
+            for (int r = 0; r < kRoutings; ++r) {
+                Stage1MxArgs b = m1;
+                b.routing = r;
+                stage1_mx<S, D><<<kTopk * kBlocks1, block, 0, st>>>(b);
+            }
+        });
+        const float both = time_graph([&](cudaStream_t st) {
+            for (int r = 0; r < kRoutings; ++r) {
+                Stage1MxArgs b = m1;
+                b.routing = r;
+                stage1_mx<S, D><<<kTopk * kBlocks1, block, 0, st>>>(b);
+                Stage2Args c = c2;
+                c.routing = r;
+                stage2<2, 6, 2, 3><<<kGroups2, 32 * 2 * kTopk, kSmem2, st>>>(c);
+            }
+        });
+        std::printf("    stage1_mx alone %.2f us (%.2f TB/s); with stage 2 reading its rows %.2f us a routing\n", alone,
+                    bytes1 / alone / 1e6, both);
+    };
+    chain(integral_constant<int, 2>{}, integral_constant<int, 8>{});
+    chain(integral_constant<int, 4>{}, integral_constant<int, 4>{});
+    chain(integral_constant<int, 8>{}, integral_constant<int, 4>{});
     // Both stages, one routing after another (stage 2 of routing r reads its own inputs, not stage 1's output:
     // the pair's time with no pass between them).
     const float pair = time_graph([&](cudaStream_t st) {
