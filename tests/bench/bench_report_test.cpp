@@ -20,13 +20,11 @@ bench::BucketBench bucket(bool tuned) {
     b.default_arm.plan.kernel_name2 = "moetune_moe2_a";
     b.default_arm.plan.source = "heuristic default";
     b.default_arm.launches_per_graph = 1;  // 18 replays (3 + 15) of one 2 ms call: 36 ms busy
-    b.default_arm.sm_mhz_low = 1980;
-    b.default_arm.sm_mhz_high = 2085;
+    b.default_arm.sm_clock = {1980, 2085};
     if (tuned) {
         bench::ArmResult t;
         t.us = 1600;
-        t.sm_mhz_low = 1965;
-        t.sm_mhz_high = 2070;
+        t.sm_clock = {1965, 2070};
         t.plan.block_m = 32;
         t.plan.kernel_name1 = "moetune_moe1_b";
         t.plan.tuned = true;
@@ -93,7 +91,7 @@ TEST_CASE("console rows show the tuned arm, or dashes without one", "[bench]") {
     CHECK(with.find("1965-2085") != std::string::npos);
     CHECK(without.find("1980-2085") != std::string::npos);
     bench::BucketBench unread = bucket(true);
-    unread.default_arm.sm_mhz_low = unread.default_arm.sm_mhz_high = unread.tuned->sm_mhz_low = unread.tuned->sm_mhz_high = 0;
+    unread.default_arm.sm_clock = unread.tuned->sm_clock = {};
     CHECK(bench::bench_table_row(unread).ends_with(" -"));
     CHECK(bench::bench_table_header().ends_with("SM MHz"));
 }

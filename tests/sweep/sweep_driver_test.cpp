@@ -578,8 +578,8 @@ TEST_CASE("sweep: candidates timed at different SM clocks, close enough to be re
     CHECK(t.cell(t.rows[0], table::col::us1) == "10.2");
     REQUIRE(reports.size() == 1);
     CHECK(reports[0].clock_rechecked == 2);
-    CHECK(reports[0].sm_mhz_low == 1980);
-    CHECK(reports[0].sm_mhz_high == 2100);
+    CHECK(reports[0].sm_clock.low_mhz == 1980);
+    CHECK(reports[0].sm_clock.high_mhz == 2100);
     const auto report = nlohmann::json::parse(read_text(*s.settings.report));
     CHECK(report["buckets"][0]["sm_clock"] == nlohmann::json{{"low_mhz", 1980.0}, {"high_mhz", 2100.0}, {"rechecked", 2}, {"changed_winner", true}});
     CHECK(read_text(*s.settings.profile_out).find(rival + ",10.2,") != std::string::npos);

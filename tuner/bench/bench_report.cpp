@@ -1,6 +1,5 @@
 #include "bench/bench_report.h"
 
-#include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -21,8 +20,8 @@ json arm_json(const BucketBench& b, const ArmResult& a, const measure::TimingOpt
             {"kernel_name2", a.plan.kernel_name2},
             {"source", a.plan.source},
             {"launches_per_graph", a.launches_per_graph},
-            {"sm_mhz_low", a.sm_mhz_low},
-            {"sm_mhz_high", a.sm_mhz_high},
+            {"sm_mhz_low", a.sm_clock.low_mhz},
+            {"sm_mhz_high", a.sm_clock.high_mhz},
             {"busy_ms", busy_ms(a, timing)},
             {"tbps", achieved_tbps(b.work, a.us)},
             {"tflops", achieved_tflops(b.work, a.us)},
@@ -105,10 +104,9 @@ std::string bench_table_row(const BucketBench& b) {
            format("%11.1f%%", percent_of_roofline(b, best));
     row += b.tuned ? format("%12.3g", b.max_abs_diff) + format("%10.2e", b.rel_l2) : std::string("           -         -");
     // The clocks both arms' rounds met (they alternate): a bucket's figures compare with another run's where these do.
-    const ArmResult& other = b.tuned ? *b.tuned : b.default_arm;
-    const double low = std::min(b.default_arm.sm_mhz_low, other.sm_mhz_low);
-    const double high = std::max(b.default_arm.sm_mhz_high, other.sm_mhz_high);
-    row += high > 0 ? format("%6.0f", low) + format("-%-4.0f", high) : std::string("          -");
+    ClockRange both = b.default_arm.sm_clock;
+    if (b.tuned) both.add(b.tuned->sm_clock);
+    row += both.read() ? format("%6.0f", both.low_mhz) + format("-%-4.0f", both.high_mhz) : std::string("          -");
     return row;
 }
 

@@ -214,20 +214,20 @@ BucketBench ShapeBench::run(int tokens) {
                                                     [&] { st.arms[arm].run(args(arm), st.stream.native()); });
         timing[arm].launches_per_graph = (timing[arm].launches_per_graph + n - 1) / n * n;
     }
-    std::array<std::vector<double>, 2> us, mhz;  // mhz: the clock readings beside each arm's rounds
+    std::array<std::vector<double>, 2> us;
+    std::array<ClockRange, 2> clocks;  // the readings beside each arm's rounds
     for (int round = 0; round < st.settings.rounds; ++round)
         for (int i = 0; i < arm_count; ++i) {
             const int arm = (round + i) % arm_count;  // alternate which arm goes first
-            mhz[arm].push_back(st.clock_probe.mhz(st.stream));
+            clocks[arm].add(st.clock_probe.mhz(st.stream));
             us[arm].push_back(measure::time_in_graph(st.stream, timing[arm], [&](int launch) {
                                   st.arms[arm].run(args(arm, launch), st.stream.native());
                               }).us_per_launch);
-            mhz[arm].push_back(st.clock_probe.mhz(st.stream));
+            clocks[arm].add(st.clock_probe.mhz(st.stream));
         }
     const auto arm_result = [&](const KernelPlan& plan, int arm) {
         std::sort(us[arm].begin(), us[arm].end());
-        const auto [low, high] = std::minmax_element(mhz[arm].begin(), mhz[arm].end());
-        return ArmResult{plan, sorted_median(us[arm]), timing[arm].launches_per_graph, *low, *high};
+        return ArmResult{plan, sorted_median(us[arm]), timing[arm].launches_per_graph, clocks[arm]};
     };
     b.default_arm = arm_result(b.default_arm.plan, 0);
     if (arm_count == 2) b.tuned = arm_result(tuned_plan, 1);

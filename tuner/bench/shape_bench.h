@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bench/roofline.h"
+#include "common/clock_range.h"
 #include "data/moe_problem.h"
 #include "gpu/stream.h"
 #include "measure/measure_task.h"
@@ -43,8 +44,7 @@ struct ArmResult {
     // The lowest and highest SM clock (MHz) read right before and right after its rounds (measure/sm_clock_probe.h);
     // 0 where the probe reads none. An H100 runs between ~1890 and 2100 MHz from one second to the next: figures
     // of two runs compare where their clocks do.
-    double sm_mhz_low = 0;
-    double sm_mhz_high = 0;
+    ClockRange sm_clock;
 };
 
 // How long one of the arm's rounds keeps the GPU busy without a pause: its warm-up and timed replays

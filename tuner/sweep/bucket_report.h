@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/clock_range.h"
 #include "select/winner.h"
 #include "table/table_shape.h"
 
@@ -43,8 +44,7 @@ struct BucketReport {
     std::size_t pruned = 0;             // dropped by static pruning, never compiled
     std::size_t clock_rechecked = 0;    // candidates timed again because their timings met different SM clocks
     bool clock_changed_winner = false;  // and the pair that won before they were is not the one that won after
-    double sm_mhz_low = 0;              // the lowest and highest SM clock its candidates' timings met (0: not read)
-    double sm_mhz_high = 0;
+    ClockRange sm_clock;                // the lowest and highest SM clock its candidates' timings met (0: not read)
     double compile_wall_s = 0;          // waiting for this bucket's kernels to compile
     double timing_wall_s = 0;           // measuring this bucket's candidates on the GPUs
 };

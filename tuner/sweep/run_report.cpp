@@ -32,7 +32,7 @@ ordered_json bucket_json(const BucketReport& b) {
     j["handoff_passes"] = passes;
     j["previous_us"] = b.previous_us ? ordered_json(*b.previous_us) : ordered_json(nullptr);
     j["candidates"] = {{"tried", b.tried}, {"failed", b.failed}, {"over_err_ratio", b.over_err_ratio}, {"pruned", b.pruned}};
-    j["sm_clock"] = {{"low_mhz", b.sm_mhz_low}, {"high_mhz", b.sm_mhz_high}, {"rechecked", b.clock_rechecked},
+    j["sm_clock"] = {{"low_mhz", b.sm_clock.low_mhz}, {"high_mhz", b.sm_clock.high_mhz}, {"rechecked", b.clock_rechecked},
                      {"changed_winner", b.clock_changed_winner}};
     j["compile_wall_s"] = b.compile_wall_s;
     j["timing_wall_s"] = b.timing_wall_s;

@@ -234,11 +234,8 @@ private:
 
     // Widens the report's range of SM clocks the bucket's timings met by r's readings.
     void note_clocks(const measure::MeasureResult& r) {
-        for (double mhz : {r.sm_mhz_before, r.sm_mhz_after})
-            if (mhz > 0) {
-                report_.sm_mhz_low = report_.sm_mhz_low > 0 ? std::min(report_.sm_mhz_low, mhz) : mhz;
-                report_.sm_mhz_high = std::max(report_.sm_mhz_high, mhz);
-            }
+        report_.sm_clock.add(r.sm_mhz_before);
+        report_.sm_clock.add(r.sm_mhz_after);
     }
 
     void decide(const std::vector<MeasuredCandidate>& candidates) {
