@@ -57,3 +57,59 @@ __global__ void __launch_bounds__(THREADS)
         dst[expert_base + o] = src[expert_base + (unsigned long long)row * row_bytes + o % row_bytes];
     }
 }
+
+// The _gemv kernels' copy (common/mx_f16_gemv.h, kernels::WeightCopy::f16_tiles): per expert, 16-row
+// tiles x pairs of 32-wide K blocks x 32 lanes x 4 words, each word 8 elements of two rows in the f16
+// code; and per tile and pair 8 scale words. With GATE_UP, tile r's rows 0..7 are logical (gate) rows
+// 8r.., its rows 8..15 the up rows rows/2 + 8r... Both the same permutation as the host's
+// formats::lay_out_f16_tiles.
+template <bool GATE_UP>
+__device__ inline unsigned f16_tile_logical_row(unsigned tile, unsigned row_in_tile, unsigned rows) {
+    if (!GATE_UP) return tile * 16 + row_in_tile;
+    return (row_in_tile < 8 ? 0u : rows / 2) + tile * 8 + row_in_tile % 8;
+}
+
+// Values: one output word a thread. Element 2i + h of the plain word (byte i: h = 0 low nibble) is the
+// tile's (row i & 1 ? g + 8 : g, k = 64p + 16j + 2t + h + (i & 2 ? 8 : 0)): k even at h = 0, so byte i
+// is one logical byte. K a multiple of 64, rows of 16 (32 with GATE_UP).
+template <int THREADS, bool GATE_UP>
+__global__ void __launch_bounds__(THREADS)
+    weight_layout_f16_tiles(const unsigned char* __restrict__ src, unsigned* __restrict__ dst, unsigned rows,
+                            unsigned K, const MxE2m1Code code) {
+    const unsigned row_bytes = K / 2, pairs = K / 64;
+    const unsigned expert_words = rows * K / 8;
+    const unsigned long long expert_base = (unsigned long long)blockIdx.y * expert_words;
+    const unsigned char* expert = src + (unsigned long long)blockIdx.y * rows * row_bytes;
+    for (unsigned o = blockIdx.x * THREADS + threadIdx.x; o < expert_words; o += gridDim.x * THREADS) {
+        const unsigned j = o % 4, lane = (o / 4) % 32, p = (o / 128) % pairs, tile = o / 128 / pairs;
+        const unsigned g = lane / 4, t = lane % 4;
+        unsigned plain = 0;
+        for (unsigned i = 0; i < 4; ++i) {
+            const unsigned row = f16_tile_logical_row<GATE_UP>(tile, i & 1 ? g + 8 : g, rows);
+            const unsigned k = 64 * p + 16 * j + 2 * t + (i & 2 ? 8 : 0);
+            plain |= unsigned(expert[(unsigned long long)row * row_bytes + k / 2]) << (8 * i);
+        }
+        dst[expert_base + o] = mx_e2m1_encode(code, plain);
+    }
+}
+
+// Scales: one output word a thread: (row g, block 2p), (row g + 8, block 2p), (row g, block 2p + 1),
+// (row g + 8, block 2p + 1) of tile `tile`, pair p.
+template <int THREADS, bool GATE_UP>
+__global__ void __launch_bounds__(THREADS)
+    weight_layout_f16_tile_scales(const unsigned char* __restrict__ src, unsigned* __restrict__ dst, unsigned rows,
+                                  unsigned K) {
+    const unsigned row_bytes = K / 32, pairs = K / 64;
+    const unsigned expert_words = rows / 16 * pairs * 8;
+    const unsigned long long expert_base = (unsigned long long)blockIdx.y * expert_words;
+    const unsigned char* expert = src + (unsigned long long)blockIdx.y * rows * row_bytes;
+    for (unsigned o = blockIdx.x * THREADS + threadIdx.x; o < expert_words; o += gridDim.x * THREADS) {
+        const unsigned g = o % 8, p = (o / 8) % pairs, tile = o / 8 / pairs;
+        unsigned word = 0;
+        for (unsigned b = 0; b < 4; ++b) {
+            const unsigned row = f16_tile_logical_row<GATE_UP>(tile, b & 1 ? g + 8 : g, rows);
+            word |= unsigned(expert[(unsigned long long)row * row_bytes + 2 * p + b / 2]) << (8 * b);
+        }
+        dst[expert_base + o] = word;
+    }
+}

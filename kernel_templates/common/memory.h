@@ -38,6 +38,19 @@ __device__ inline mx_u32x4 mx_load16(const void* p) {
     return v;
 }
 
+// 16 bytes of a weight stream that no other workgroup reads again, not kept in L1, read-only path (the
+// few-token GEMVs, mx_f16_gemv.h; measured on an H100 beside .cs and L2::256B: gemv_probe.cu).
+__device__ inline mx_u32x4 mx_load16_stream(const void* p) {
+#if defined(__CUDA_ARCH__)
+    mx_u32x4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+#else
+    return mx_load16<true>(p);
+#endif
+}
+
 __device__ inline moetune_u32 mx_u32x4_get(const mx_u32x4& v, int i) {
     return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
@@ -68,6 +81,25 @@ __device__ inline mx_u32x4 mx_load_shared16(const unsigned char* p) {
     return mx_u32x4{v.x, v.y, v.z, v.w};
 }
 
+// 16 and 2 bytes through the read-only cache as ordinary loads, which the compiler may hoist and batch
+// across an unrolled loop (mx_load16 is volatile asm and stays where it is written): the rows a
+// few-token GEMV multiplies, which every warp of a tile reads again (mx_f16_gemv.h).
+__device__ inline mx_u32x4 mx_load16_ldg(const void* p) {
+#if defined(__CUDA_ARCH__)
+    const uint4 v = __ldg(static_cast<const uint4*>(p));
+#else
+    const mx_aligned_u32x4 v = *static_cast<const mx_aligned_u32x4*>(p);
+#endif
+    return mx_u32x4{v.x, v.y, v.z, v.w};
+}
+__device__ inline moetune_u32 mx_load2_ldg(const moetune_u16* p) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
 // Asynchronous 16-byte copies from global to shared memory (cp.async, sm_80+): the copy needs no
 // registers and no instructions beyond its issue, and lands while the thread does other work. With
 // `load` false it reads nothing and writes 16 zero bytes. mx_cp_async_wait_all waits for this
@@ -80,6 +112,16 @@ __device__ inline void mx_cp_async16(unsigned char* shared, const void* global, 
                  : "memory");
 #else
     mx_store16(shared, load ? mx_load16<false>(global) : mx_u32x4{0u, 0u, 0u, 0u});
+#endif
+}
+// The same for 4 bytes from a 4-byte aligned address (cp.async.ca: the 16-byte form alone may skip L1).
+__device__ inline void mx_cp_async4(unsigned char* shared, const void* global) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared))),
+                 "l"(global)
+                 : "memory");
+#else
+    *reinterpret_cast<moetune_u32*>(shared) = *static_cast<const moetune_u32*>(global);
 #endif
 }
 __device__ inline void mx_cp_async_wait_all() {

@@ -1,13 +1,14 @@
 // The kernels' e2m1 code (kernel_templates/common/mx_e2m1_code.h, encoder tuner/formats/e2m1_code.h):
 // every word decodes to its elements, as biased bf16 halves for the bf16 path and as e4m3 bytes for
 // the FP8 path, each element with its exact value; the encoder is a bijection. Likewise the e4m3
-// code of the FP8 register-fed kernels' weight copy.
+// code of the FP8 register-fed kernels' weight copy and the f16 code of the _gemv kernels' copy.
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <set>
 #include <vector>
 
+#include "common/mx_f16_code.h"
 #include "common/mx_types.h"
 #include "formats/e2m1_code.h"
 #include "support/catch.hpp"
@@ -122,4 +123,23 @@ TEST_CASE("the e2m1 code is a bijection and encode_e2m1_words codes every word i
     CHECK(second == mx_e2m1_encode(code, 0xFFFFFFFFu));
     std::vector<uint8_t> odd(6);
     CHECK_THROWS_AS(formats::encode_e2m1_words(odd), std::invalid_argument);
+}
+
+TEST_CASE("the f16 code decodes each word in two operations a register to f16 halves of value x 2^-14",
+          "[formats][e2m1_code]") {
+    const MxE2m1Code& code = formats::e2m1_f16_code();
+    CHECK(rank(code) == 32);
+    for (const uint32_t word : test_words()) {
+        const uint32_t coded = mx_e2m1_encode(code, word);
+        for (int i = 0; i < 4; ++i) {
+            const uint32_t pair = mx_e2m1_f16_decode(coded, i);
+            CHECK((pair & ~MOETUNE_E2M1_F16_MASK) == 0u);
+            for (int h = 0; h < 2; ++h) {  // element 2i + h
+                const uint16_t half = uint16_t(pair >> (16 * h));
+                INFO("word " << std::hex << word << " element " << 2 * i + h);
+                CHECK(double(mx_f16_to_float(half)) * MOETUNE_E2M1_F16_UNBIAS == double(element(word, 2 * i + h)));
+                CHECK(bool(half & 0x8000u) == bool((word >> (4 * (2 * i + h) + 3)) & 1u));
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@
 // which must fail. The bf16 path's register-fed kernels get their activations in the wide layout,
 // widened on the host (formats::widen_mxfp8). The measurement harness checks the full candidate space
 // at DSv4.1 size; this test pins the kernels' arithmetic.
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "data/reference_moe.h"
 #include "data/routing_generators.h"
 #include "data/synthetic_inputs.h"
+#include "formats/f16_gemv_layout.h"
 #include "formats/mx_quantize.h"
 #include "formats/weight_layout.h"
 #include "gpu/device.h"
@@ -120,8 +122,8 @@ struct Problem {
     Rebased act_interleaved = rebased_of(act, true), act2_interleaved = rebased_of(act2, true);
 
     // What a kernel of config c reads as w and w_scale (kernels::weight_copy): the kernel layout, its
-    // rebased copy (values, bases), its values in the e4m3 code with the layout's scales, or its FP4
-    // blocks with the rebased copy's bases.
+    // rebased copy (values, bases), its values in the e4m3 code with the layout's scales, its FP4
+    // blocks with the rebased copy's bases, or the _gemv kernels' f16 tiles.
     std::pair<std::vector<uint8_t>, std::vector<uint8_t>> weight_input(const KernelConfig& c) const {
         const formats::WeightRole role = c.stage == kernels::Stage::gate_up ? formats::WeightRole::gate_up
                                                                              : formats::WeightRole::down;
@@ -145,6 +147,9 @@ struct Problem {
                 formats::fp4_weight_blocks(layout(logical, role, false), scales, int(rows), d.cols, r.values, r.bases);
                 return {std::move(r.values), std::move(r.bases)};
             }
+            case kernels::WeightCopy::f16_tiles:
+                return {formats::lay_out_f16_tile_values(role, d, logical),
+                        formats::lay_out_f16_tile_scales(role, d, logical_scale)};
         }
         throw std::logic_error("weight_input: unknown weight copy");
     }
@@ -233,9 +238,8 @@ gpu::Module compile_candidate(const KernelConfig& c, int test_break, std::string
     for (const auto& d : kernels::compile_definitions(c)) options.push_back("-D" + d.name + "=" + d.value);
     if (test_break) options.push_back("-DMOETUNE_TEST_BREAK=" + std::to_string(test_break));
     entry = kernels::kernel_name(c);
-    const char* file = c.stage == kernels::Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip";
-    const rtc::CompiledCode code =
-        rtc::compile(rtc::template_request(file, {entry}, gpu::device_info(gpu::current_device()).arch, options));
+    const rtc::CompiledCode code = rtc::compile(rtc::template_request(
+        kernels::kernel_source(c).template_path, {entry}, gpu::device_info(gpu::current_device()).arch, options));
     entry = code.lowered_names.at(0);
     return gpu::Module(code.code);
 }
@@ -250,11 +254,18 @@ struct Stage1Out {
 };
 
 // What a kernel of config c reads as act and act_scale: m's MXFP8 values and scales, its rebased rows
-// (interleaved for the register-fed kernels) or, for _mxr kernels, its values interleaved.
+// (interleaved for the register-fed kernels), for _mxr kernels its values interleaved, or for _gemv
+// kernels its values as f16 rows (the bytes of the halves).
 std::pair<std::vector<uint8_t>, std::vector<uint8_t>> activation_input(const KernelConfig& c, const data::MxfpMatrix& m,
                                                                        const Rebased& rebased,
                                                                        const Rebased& interleaved) {
     if (kernels::reads_mx_rows(c)) return {formats::interleave_mxfp8_words(m.values), m.scales};
+    if (kernels::reads_f16_rows(c)) {
+        const std::vector<uint16_t> halves = formats::mxfp8_values_to_f16_rows(m.values, m.rows, m.cols);
+        std::vector<uint8_t> bytes(halves.size() * 2);
+        std::memcpy(bytes.data(), halves.data(), bytes.size());
+        return {std::move(bytes), m.scales};
+    }
     if (!kernels::reads_rebased_rows(c)) return {m.values, m.scales};
     const Rebased& r = kernels::reads_interleaved_rows(c) ? interleaved : rebased;
     return {r.values, r.bases};
@@ -302,7 +313,11 @@ Stage1Out run_stage1(const KernelConfig& c, int test_break = 0, const Problem& p
     }
     const std::vector<uint8_t> bytes = out.download();
     r.values.resize(rows * inter);
-    if (c.fused_mxfp8_out) {
+    if (c.gemv) {  // f16 rows under e8m0 block scales
+        std::vector<uint16_t> halves(rows * inter);
+        std::memcpy(halves.data(), bytes.data(), bytes.size());
+        r.values = formats::dequantize_f16_rows(halves, out_scale.download(), int(rows), int(inter));
+    } else if (c.fused_mxfp8_out) {
         const std::vector<uint8_t> scales = out_scale.download();
         r.bytes = bytes;
         r.scales = scales;
@@ -436,6 +451,15 @@ KernelConfig with_register_fed_warpgroups(KernelConfig c) {
 KernelConfig with_mx_rows(KernelConfig c) {
     c = with_register_fed_warpgroups(c);
     c.mx_rows = true;
+    return c;
+}
+
+// The few-token GEMVs (_gemv): S = warps / tiles warps a tile split K, tile_k / 64 pairs in flight a
+// lane, with _smem in a cp.async ring.
+KernelConfig gemv(KernelConfig c, bool ring) {
+    c.gemv = true;
+    c.nontemporal_weights = true;
+    c.shared_operands = ring;
     return c;
 }
 
@@ -810,6 +834,43 @@ TEST_CASE("FP8 shared-operand kernels give the same results however many workgro
             const std::vector<float> out = run_stage2(atomic, *p, 3);
             CHECK(data::mismatch_fraction(p->ref2, out, 0.02, 0.02) <= 0.001);
             CHECK(data::worst_row_cosine_difference(p->ref2, out, size_t(p->shape.model_dim)) < 1e-3);
+        }
+    }
+}
+
+// At 1, 2 and 8 tokens (the most a _gemv kernel serves: a sort block's rows are its product's 8
+// columns; at 2 and 8 tokens one expert takes a row of every token): K of 8 pairs at stage 1 and 4 at
+// stage 2 split among 1..4 warps a tile, with more pairs in flight than a warp's share has (their
+// loads must stay inside it), in registers and in the cp.async ring; stage 1 writes f16 rows under
+// one e8m0 scale a block (judged as the bf16 output is), stage 2 reads the reference's stage-2 input
+// as f16 rows and adds its rows atomically.
+TEST_CASE("the _gemv kernels match the reference", "[gpu][kernels]") {
+    using kernels::Stage2Mode;
+    for (int tokens : {1, 2, 8}) {
+        const Problem& p = few_tokens_problem(tokens);
+        for (bool ring : {false, true}) {
+            for (const KernelConfig& c : {gemv(stage1(16, 64, 128, 4, true, false), ring),
+                                          gemv(stage1(16, 64, 256, 8, true, false), ring),
+                                          gemv(stage1(16, 64, 512, 16, true, false), ring)}) {
+                INFO(kernels::kernel_name(c) << " at " << tokens << " tokens");
+                const Stage1Out r = run_stage1(c, 0, p);
+                const double mismatch = data::mismatch_fraction(p.ref1, r.values, 0.01, 0.01);
+                const double row_cos = data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim));
+                UNSCOPED_INFO("mismatch " << mismatch << " worst row cosine diff " << row_cos);
+                CHECK(mismatch <= 0.001);
+                CHECK(row_cos < 1e-3);
+            }
+            for (const KernelConfig& c : {gemv(stage2(16, 16, 128, 1, true, Stage2Mode::atomic, 0), ring),
+                                          gemv(stage2(16, 32, 256, 4, true, Stage2Mode::atomic, 0), ring),
+                                          gemv(stage2(16, 64, 512, 16, true, Stage2Mode::atomic, 0), ring)}) {
+                INFO(kernels::kernel_name(c) << " at " << tokens << " tokens");
+                const std::vector<float> out = run_stage2(c, p);
+                const double mismatch = data::mismatch_fraction(p.ref2, out, 0.02, 0.02);
+                const double row_cos = data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim));
+                UNSCOPED_INFO("mismatch " << mismatch << " worst row cosine diff " << row_cos);
+                CHECK(mismatch <= 0.001);
+                CHECK(row_cos < 1e-3);
+            }
         }
     }
 }

@@ -282,6 +282,43 @@ TEST_CASE("_mxr follows _ro: register-fed kernels reading MXFP8 rows; register-f
     }
 }
 
+TEST_CASE("_gemv follows _mxr: the few-token GEMVs on f16 products, 16-row tiles, K split among the warps") {
+    struct Case {
+        const char* name;
+        int warps_a_tile;
+    };
+    for (const Case& t : {Case{"moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_gemv_gui", 4},
+                          Case{"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_occ4_nt_smem_gemv_gui", 1},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t16x16x128_atomic_w2_nt_gemv", 2},
+                          Case{"moetune_moe2_afp8_wfp4_bf16_t16x64x256_atomic_w16_nt_smem_gemv", 4}}) {
+        std::string why;
+        const auto c = parse_kernel_name(t.name, &why);
+        INFO(t.name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->gemv);
+        CHECK(reads_f16_rows(*c));
+        CHECK(weight_copy(*c) == WeightCopy::f16_tiles);
+        CHECK(n_tiles_fastest(*c));
+        CHECK(warps_per_gemv_tile(*c) == t.warps_a_tile);
+        CHECK(kernel_name(*c) == t.name);
+    }
+    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_gemv_gui",            // without _nt
+                            "moetune_moe1_afp8_wfp4_bf16_t32x64x256_w16_nt_gemv_gui",         // tile_m 32
+                            "moetune_moe1_afp8_wfp4_bf16_t16x128x256_w16_nt_gemv_gui",        // two MX blocks
+                            "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w2_nt_gemv_gui",          // 2 warps, 4 tiles
+                            "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_gemv_gui_fp8",     // writes f16 rows
+                            "moetune_moe1_afp8_wfp4_bf16_t16x64x1024_w16_nt_gemv_gui",        // tile_k 1024
+                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_reduce_w2_nt_gemv",       // reduce
+                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_w8_nt_gemv",      // 8 tiles
+                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_wgmma_gemv",  // with wgmma
+                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_gemv_mbf16"}) {  // bf16 path
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
     for (Stage stage : {Stage::gate_up, Stage::down}) {
         std::set<std::string> names;

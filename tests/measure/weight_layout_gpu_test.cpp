@@ -1,11 +1,15 @@
 // The GPU permutation into the mma_k128 layout (kernel_templates/weight_layout.hip) against the
-// host's formats::lay_out_values / lay_out_scales, byte for byte, on small shapes.
+// host's formats::lay_out_values / lay_out_scales, byte for byte, on small shapes; likewise the _gemv
+// kernels' copy and f16 rows (formats/f16_gemv_layout.h).
 #include <string>
 #include <vector>
 
 #include "common/fp4_weight_blocks.h"
 #include "data/synthetic_inputs.h"
+#include "data_gpu/data_kernels.h"
 #include "data_gpu/device_moe_data.h"
+#include "data_gpu/mxfp8_widen_gpu.h"
+#include "formats/f16_gemv_layout.h"
 #include "formats/weight_layout.h"
 #include "gpu/stream.h"
 #include "measure/harness_kernels.h"
@@ -31,6 +35,17 @@ std::size_t first_difference(const std::vector<uint8_t>& a, const std::vector<ui
     return a.size() == b.size() ? std::string::npos : std::min(a.size(), b.size());
 }
 
+// The four tensors made on the GPU (`gpu`) against the host's (`expected`: w1, w1_scale, w2, w2_scale).
+void check_same_bytes(const std::vector<uint8_t> (&expected)[4], const data::MoeWeights& gpu, const data::MoeShape& shape) {
+    const std::vector<uint8_t>* actual[] = {&gpu.w1, &gpu.w1_scale, &gpu.w2, &gpu.w2_scale};
+    const char* names[] = {"w1", "w1_scale", "w2", "w2_scale"};
+    for (int i = 0; i < 4; ++i) {
+        INFO(names[i] << " of model_dim " << shape.model_dim << " inter_dim " << shape.inter_dim
+                      << ": first difference at byte " << first_difference(expected[i], *actual[i]));
+        CHECK(*actual[i] == expected[i]);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("mma_k128 weights made on the GPU equal the host layout byte for byte", "[gpu][measure][layout]") {
@@ -53,13 +68,7 @@ TEST_CASE("mma_k128 weights made on the GPU equal the host layout byte for byte"
             formats::lay_out_scales(mma, WeightRole::gate_up, w1, logical.w1_scale),
             formats::lay_out_values(mma, WeightRole::down, w2, logical.w2),
             formats::lay_out_scales(mma, WeightRole::down, w2, logical.w2_scale)};
-        const std::vector<uint8_t>* actual[] = {&gpu.w1, &gpu.w1_scale, &gpu.w2, &gpu.w2_scale};
-        const char* names[] = {"w1", "w1_scale", "w2", "w2_scale"};
-        for (int i = 0; i < 4; ++i) {
-            INFO(names[i] << " of model_dim " << shape.model_dim << " inter_dim " << shape.inter_dim
-                          << ": first difference at byte " << first_difference(expected[i], *actual[i]));
-            CHECK(*actual[i] == expected[i]);
-        }
+        check_same_bytes(expected, gpu, shape);
         // The permutation really moves bytes (the comparison could not pass by copying).
         CHECK(gpu.w1 != logical.w1);
         CHECK(gpu.w1_scale != logical.w1_scale);
@@ -123,5 +132,29 @@ TEST_CASE("rebased weights made on the GPU equal the host's", "[gpu][measure][la
         INFO("FP4 blocks: first difference at byte " << first_difference(blocks, gpu_blocks.download()));
         CHECK(gpu_bases.download() == bases);
         CHECK(gpu_blocks.download() == blocks);
+    }
+}
+
+TEST_CASE("the _gemv kernels' weight copy and f16 rows made on the GPU equal the host's", "[gpu][measure][layout]") {
+    for (const data::MoeShape shape : {data::MoeShape{1, 256, 128, 3, 2}, data::MoeShape{3, 512, 384, 5, 2}}) {
+        const data::MoeWeights logical = data::make_synthetic_weights(shape, 7);
+        const gpu::Stream stream;
+        const data::MoeWeights gpu =
+            data::download(measure::lay_out_f16_tiles_gpu(harness_kernels(), shape, data::upload(logical), stream));
+        const formats::ExpertWeightDims w1{shape.experts, 2 * shape.inter_dim, shape.model_dim};
+        const formats::ExpertWeightDims w2{shape.experts, shape.model_dim, shape.inter_dim};
+        const std::vector<uint8_t> expected[] = {
+            formats::lay_out_f16_tile_values(WeightRole::gate_up, w1, logical.w1),
+            formats::lay_out_f16_tile_scales(WeightRole::gate_up, w1, logical.w1_scale),
+            formats::lay_out_f16_tile_values(WeightRole::down, w2, logical.w2),
+            formats::lay_out_f16_tile_scales(WeightRole::down, w2, logical.w2_scale)};
+        check_same_bytes(expected, gpu, shape);
+
+        static const data::DataKernels data_kernels(nullptr);
+        const data::MxfpMatrix act =
+            data::make_synthetic_activations(shape, 7, formats::ActivationScales::mxfp8);
+        const gpu::DeviceBuffer<uint16_t> rows = data::mxfp8_to_f16_rows_gpu(data_kernels, data::upload(act), stream);
+        stream.synchronize();
+        CHECK(rows.download() == formats::mxfp8_values_to_f16_rows(act.values, act.rows, act.cols));
     }
 }

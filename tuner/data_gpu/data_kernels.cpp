@@ -19,7 +19,7 @@ std::vector<rtc::CompileRequest> DataKernels::requests(const std::string& arch) 
         {kQuantF32, kQuantF32Unit, kQuantF32Bf16, kQuantF32Bf16Unit, kQuantBf16, kQuantBf16Unit, kQuantBf16Interleaved, kQuantBf16Wide,
          kQuantBf16Rebased[0][0], kQuantBf16Rebased[0][1], kQuantBf16Rebased[1][0], kQuantBf16Rebased[1][1]},
         arch));
-    r.push_back(rtc::template_request("mxfp8_widen.hip", {kWiden}, arch));
+    r.push_back(rtc::template_request("mxfp8_widen.hip", {kWiden, kF16Rows}, arch));
     r.push_back(rtc::template_request("mxfp8_rebase.hip", {kRebase, kRebaseInterleaved}, arch));
     for (rtc::CompileRequest& exact : r) exact.exact_float = true;
     // The reference agrees with the CPU within FP32 rounding, which FMA contraction stays inside.

@@ -44,6 +44,8 @@ inline constexpr const char* kQuantBf16Rebased[2][2] = {
     {"mxfp8_quant_rebased<1024, 2, false>", "mxfp8_quant_rebased<1024, 2, true>"}};  // [groups - 1][interleave]
 // mxfp8_widen<threads>: MXFP8 -> the wide layout of the bf16 path's register-fed and _wgmma kernels.
 inline constexpr const char* kWiden = "mxfp8_widen<256>";
+// mxfp8_f16_rows<threads>: MXFP8 values -> the f16 rows of the _gemv kernels (common/mx_f16_gemv.h).
+inline constexpr const char* kF16Rows = "mxfp8_f16_rows<256>";
 // mxfp8_rebase<threads, interleave>: MXFP8 -> rebased rows (common/mx_rebase.h) of the FP8 _wgmma kernels; a warp per row.
 inline constexpr const char* kRebase = "mxfp8_rebase<256, false>";
 // The same with each 32-byte block's words interleaved (the register-fed FP8 _wgmma kernels').

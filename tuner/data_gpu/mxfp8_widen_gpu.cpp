@@ -1,5 +1,7 @@
 #include "data_gpu/mxfp8_widen_gpu.h"
 
+#include <stdexcept>
+
 #include "data_gpu/launch_grid.h"
 #include "formats/mx_quantize.h"
 
@@ -18,6 +20,18 @@ gpu::DeviceBuffer<uint16_t> widen_mxfp8_gpu(const DataKernels& kernels, const De
     enqueue_widen_mxfp8(kernels, m.values.data(), m.scales.data(), m.values.size() / formats::kMxBlock, wide.data(),
                         stream);
     return wide;
+}
+
+gpu::DeviceBuffer<uint16_t> mxfp8_to_f16_rows_gpu(const DataKernels& kernels, const DeviceMxfpMatrix& m,
+                                                  const gpu::Stream& stream) {
+    constexpr unsigned kThreads = kernel_names::kElementwiseThreads;
+    if (m.cols % 64 != 0) throw std::invalid_argument("f16 rows: cols must be a multiple of 64");
+    gpu::DeviceBuffer<uint16_t> rows(m.values.size());
+    const unsigned long long elements = m.values.size();
+    kernels.kernel(kernel_names::kF16Rows)
+        .launch({{grid_stride_blocks(elements, kThreads)}, {kThreads}}, stream, m.values.data(), elements,
+                unsigned(m.cols), rows.data());
+    return rows;
 }
 
 }  // namespace moetune::data

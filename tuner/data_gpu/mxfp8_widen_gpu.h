@@ -1,6 +1,7 @@
 #pragma once
 // MXFP8 -> the wide layout that the bf16 path's register-fed and _wgmma kernels read (kernel_templates/
-// mxfp8_widen.hip, common/mx_bf16_widen.h) on the GPU, bit for bit formats::widen_mxfp8.
+// mxfp8_widen.hip, common/mx_bf16_widen.h) on the GPU, bit for bit formats::widen_mxfp8; and MXFP8
+// values -> the f16 rows of the _gemv kernels, bit for bit formats::mxfp8_values_to_f16_rows.
 #include <cstdint>
 
 #include "data_gpu/data_kernels.h"
@@ -18,5 +19,10 @@ void enqueue_widen_mxfp8(const DataKernels& kernels, const uint8_t* values, cons
 // [rows, cols] bf16 of m. Enqueued on `stream`.
 gpu::DeviceBuffer<uint16_t> widen_mxfp8_gpu(const DataKernels& kernels, const DeviceMxfpMatrix& m,
                                             const gpu::Stream& stream);
+
+// [rows, cols] f16 of m's values in the row order (common/mx_f16_gemv.h; m's scales go with them).
+// Enqueued on `stream`.
+gpu::DeviceBuffer<uint16_t> mxfp8_to_f16_rows_gpu(const DataKernels& kernels, const DeviceMxfpMatrix& m,
+                                                  const gpu::Stream& stream);
 
 }  // namespace moetune::data

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/mx_f16_code.h"
+
 namespace moetune::formats {
 namespace {
 
@@ -19,13 +21,16 @@ struct Decoder {
 
 uint32_t element_code(uint32_t word, int e) { return (word >> (4 * e)) & 0xFu; }
 
-// The pairs code: element e as a biased bf16 half, exponent and mantissa at bits 6..8 and the sign at
-// 15 (mx_e2m1_code.h), pair q = elements (lo, lo + 2) in its two halves.
-Image decode_pairs(uint32_t coded) {
+// A decoder of four registers (pairs of halves) as an Image.
+template <moetune_u32 (*Register)(moetune_u32, int)>
+Image decode_four(uint32_t coded) {
     Image p{};
-    for (int q = 0; q < 4; ++q) p[q] = mx_e2m1_decode_pair(coded, q);
+    for (int q = 0; q < 4; ++q) p[q] = Register(coded, q);
     return p;
 }
+
+// The pairs code: element e as a biased bf16 half, exponent and mantissa at bits 6..8 and the sign at
+// 15 (mx_e2m1_code.h), pair q = elements (lo, lo + 2) in its two halves.
 Image wanted_pairs(uint32_t word) {
     Image p{};
     for (int q = 0; q < 4; ++q)
@@ -43,6 +48,17 @@ Image wanted_e4m3(uint32_t word) {
     for (int e = 0; e < 8; ++e) {
         const uint32_t code = element_code(word, e);
         p[e / 4] |= (((code & 7u) << 2) | ((code & 8u) << 4)) << (8 * (e % 4));
+    }
+    return p;
+}
+
+// The f16 code (mx_f16_gemv.h): element 2i + h as half h of register i, exponent and mantissa at f16
+// bits 9..11 and the sign at 15.
+Image wanted_f16(uint32_t word) {
+    Image p{};
+    for (int e = 0; e < 8; ++e) {
+        const uint32_t code = element_code(word, e);
+        p[e / 2] |= (((code & 7u) << 9) | ((code & 8u) << 12)) << (16 * (e % 2));
     }
     return p;
 }
@@ -95,12 +111,17 @@ MxE2m1Code solve(const Decoder& d, const char* name) {
 }  // namespace
 
 const MxE2m1Code& e2m1_code() {
-    static const MxE2m1Code code = solve({decode_pairs, wanted_pairs}, "e2m1 pairs code");
+    static const MxE2m1Code code = solve({decode_four<mx_e2m1_decode_pair>, wanted_pairs}, "e2m1 pairs code");
     return code;
 }
 
 const MxE2m1Code& e2m1_e4m3_code() {
     static const MxE2m1Code code = solve({decode_e4m3, wanted_e4m3}, "e2m1 e4m3 code");
+    return code;
+}
+
+const MxE2m1Code& e2m1_f16_code() {
+    static const MxE2m1Code code = solve({decode_four<mx_e2m1_f16_decode>, wanted_f16}, "e2m1 f16 code");
     return code;
 }
 

@@ -13,6 +13,8 @@ namespace moetune::formats {
 const MxE2m1Code& e2m1_code();
 // The same for the e4m3 code (mx_e2m1_e4m3_decode) of the FP8 register-fed kernels' weight copy.
 const MxE2m1Code& e2m1_e4m3_code();
+// The same for the f16 code (mx_e2m1_f16_decode) of the _gemv kernels' weight copy.
+const MxE2m1Code& e2m1_f16_code();
 
 // Replaces every 32-bit word (4 bytes, little endian) of `words` by its code (`code`'s encoder; the
 // kernel layout's by default). Size a multiple of 4.

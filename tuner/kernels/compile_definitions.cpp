@@ -45,8 +45,10 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
 KernelSource kernel_source(const KernelConfig& c) {
     std::vector<Definition> defs = compile_definitions(c);
     std::string entry = defs.front().value;  // MOETUNE_KERNEL_NAME
-    return KernelSource{c.stage == Stage::gate_up ? "moe_stage1.hip" : "moe_stage2.hip", std::move(entry),
-                        std::move(defs)};
+    const bool stage1 = c.stage == Stage::gate_up;
+    const char* file = c.gemv ? (stage1 ? "moe_gemv_stage1.hip" : "moe_gemv_stage2.hip")
+                              : (stage1 ? "moe_stage1.hip" : "moe_stage2.hip");
+    return KernelSource{file, std::move(entry), std::move(defs)};
 }
 
 }  // namespace moetune::kernels

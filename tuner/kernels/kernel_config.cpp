@@ -31,6 +31,23 @@ bool wgmma_tile_builds(const KernelConfig& c) {
     return c.tile_m % kMxWarpgroupRows == 0 && (one_per_64_rows || side_by_side);
 }
 
+// The _gemv kernels' own rules (moe_gemv_stage{1,2}.hip): nothing of the other loops' knobs.
+std::optional<std::string> gemv_error(const KernelConfig& c) {
+    const bool stage1 = c.stage == Stage::gate_up;
+    if (c.mma != MmaPath::fp8 || c.tile_m != 16 || c.tile_k > 512 || !c.nontemporal_weights || c.wgmma ||
+        c.warp_specialised || c.fp4_weights || c.weights_read_once || c.mx_rows || c.k_warps != 1 ||
+        c.fused_mxfp8_out || c.sort_block != 0 || c.mode != Stage2Mode::atomic)
+        return std::string("gemv needs tile_m 16, tile_k 128, 256 or 512, nt, the default (fp8) path and none of wgmma, "
+                           "ws, f4w, ro, mxr, kw, fp8 (its stage 1 writes f16 rows), sbm; stage 2 atomic");
+    if (stage1 ? c.tile_n != 64 : (c.tile_n != 16 && c.tile_n != 32 && c.tile_n != 64))
+        return std::string(stage1 ? "gemv stage 1 needs tile_n 64 (one 32-column MX block of gate and up rows)"
+                                  : "gemv stage 2 needs tile_n 16, 32 or 64 (1, 2 or 4 tiles of 16 rows)");
+    const int tiles = stage1 ? 4 : c.tile_n / 16;
+    if (c.warps % tiles != 0)
+        return "gemv: " + std::to_string(c.warps) + " warps do not split " + std::to_string(tiles) + " tiles evenly";
+    return std::nullopt;
+}
+
 }  // namespace
 
 int stage_number(Stage s) { return static_cast<int>(s); }
@@ -51,7 +68,15 @@ bool reads_interleaved_rows(const KernelConfig& c) { return reads_rebased_rows(c
 
 bool reads_mx_rows(const KernelConfig& c) { return c.mx_rows; }
 
+bool reads_f16_rows(const KernelConfig& c) { return c.gemv; }
+
+int warps_per_gemv_tile(const KernelConfig& c) {
+    const int tiles = c.stage == Stage::gate_up ? 4 : c.tile_n / 16;
+    return tiles > 0 ? c.warps / tiles : 0;
+}
+
 WeightCopy weight_copy(const KernelConfig& c) {
+    if (c.gemv) return WeightCopy::f16_tiles;
     if (c.mma != MmaPath::fp8 || !c.wgmma) return WeightCopy::coded_fp4;
     if (c.fp4_weights) return WeightCopy::fp4_blocks;
     return register_fed_wgmma(c) ? WeightCopy::e4m3_coded_fp4 : WeightCopy::rebased_e4m3;
@@ -60,7 +85,8 @@ WeightCopy weight_copy(const KernelConfig& c) {
 WeightCopyBytes expert_bytes(WeightCopy copy, long long rows, int K) {
     switch (copy) {
         case WeightCopy::coded_fp4:
-        case WeightCopy::e4m3_coded_fp4: return {rows * (K / 2), rows * (K / kMxBlock)};
+        case WeightCopy::e4m3_coded_fp4:
+        case WeightCopy::f16_tiles: return {rows * (K / 2), rows * (K / kMxBlock)};
         case WeightCopy::rebased_e4m3: return {rows * K, rows};
         case WeightCopy::fp4_blocks: return {rows * mx_fp4_blocks_row_bytes(K), rows};
     }
@@ -69,7 +95,7 @@ WeightCopyBytes expert_bytes(WeightCopy copy, long long rows, int K) {
 
 bool swapped_wgmma(const KernelConfig& c) { return mx_swapped_wgmma(c.wgmma, c.tile_m); }
 
-bool n_tiles_fastest(const KernelConfig& c) { return mx_n_tiles_fastest(c.wgmma, c.shared_operands); }
+bool n_tiles_fastest(const KernelConfig& c) { return c.gemv || mx_n_tiles_fastest(c.wgmma, c.shared_operands); }
 
 bool persistent_tiles(const KernelConfig& c) {
     return mx_persistent_tiles(c.wgmma, c.shared_operands, c.mma == MmaPath::fp8);
@@ -148,6 +174,7 @@ std::optional<std::string> config_error(const KernelConfig& c) {
     } else if (!is_power_of_two(c.warps) || c.warps > kMaxWarps) {
         return "warps " + to_string(c.warps) + " must be a power of two up to " + to_string(kMaxWarps);
     }
+    if (c.gemv) return gemv_error(c);
     if (c.fp4_weights && (!c.warp_specialised || mx_ws_stages(c.tile_m, c.tile_n, true) < 2))
         return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
     if (c.weights_read_once && !c.warp_specialised) return "ro (weights read once, evict-first) needs ws";

@@ -93,6 +93,15 @@ struct KernelConfig {
     // with the fused MXFP8 epilogue writes what such a stage 2 reads: no pass between the stages
     // (kernel_templates/common/moe_fp8_register_gemm.h).                                 token _mxr
     bool mx_rows = false;
+    // The few-token GEMVs on f16 products (kernel_templates/moe_gemv_stage{1,2}.hip, common/mx_f16_gemv.h):
+    // a workgroup one sort block of at most 8 rows and 16-row tiles of the weights' f16 copy
+    // (WeightCopy::f16_tiles), each tile's K split among warps_per_gemv_tile warps with tile_k / 64
+    // pairs of 32-wide K blocks a lane in flight (in registers, or with _smem in a cp.async ring); the
+    // rows as f16 in the row order under MXFP8's block scales (reads_f16_rows), stage 1 writing its
+    // output so. Stage 1: tile_n 64 (one 32-column MX block of gate and up rows: 4 tiles); stage 2:
+    // tile_n 16, 32 or 64 (1, 2 or 4 tiles), atomic. tile_m 16, _nt; _occ{n} bounds their registers.
+    //                                                                                     token _gemv
+    bool gemv = false;
 
     // Stage 1 only. (W1 is always gate/up interleaved per 16 rows: the required token _gui.)
     bool fused_mxfp8_out = false;  // epilogue writes MXFP8 values + e8m0 scales for stage 2  token _fp8
@@ -135,6 +144,11 @@ bool reads_interleaved_rows(const KernelConfig& c);
 // Whether a kernel reads its activations as MXFP8 with each 32-byte block's words interleaved (_mxr):
 // the values as act, the block scales as act_scale.
 bool reads_mx_rows(const KernelConfig& c);
+// Whether a kernel reads its activations as f16 rows (_gemv: the values as f16 in the row order of
+// common/mx_f16_gemv.h, as act; their MXFP8 block scales as act_scale), and a stage 1 writes them so.
+bool reads_f16_rows(const KernelConfig& c);
+// _gemv: the warps that split one 16-row tile's K (warps / tiles of the workgroup).
+int warps_per_gemv_tile(const KernelConfig& c);
 
 // The copy of the expert weights a kernel reads as w and w_scale. All are made from the same logical
 // weights, once, like the kernel layout (the library's caller gives those its plans need).
@@ -147,6 +161,8 @@ enum class WeightCopy : int {
                      // block scales; the register-fed FP8 _wgmma kernels
     fp4_blocks,      // FP4 in 64-row blocks with each MX block's table row (common/fp4_weight_blocks.h)
                      // and the rebased copy's bases; the _ws kernels that rebase their weights (fp4_weights)
+    f16_tiles,       // FP4 in the f16 code in 16-row tiles, lane-ordered, with their block scales beside
+                     // (common/mx_f16_gemv.h); the _gemv kernels
 };
 WeightCopy weight_copy(const KernelConfig& c);
 
@@ -167,8 +183,8 @@ bool swapped_wgmma(const KernelConfig& c);
 // Whether the kernel's grid walks the N tiles first (x) and the sorted-row tiles second (y), so the
 // workgroups in flight share activation rows through L2: the _wgmma kernels, whose tiles of 64-128
 // rows at thousands of tokens read more activation bytes than L2 holds (mx_row_tile in
-// kernel_templates/common/moe_gemm.h). The others walk the row tiles first, so the few row tiles
-// of one expert share its weight slice.
+// kernel_templates/common/moe_gemm.h), and the _gemv kernels (x: the column tiles of one sort block).
+// The others walk the row tiles first, so the few row tiles of one expert share its weight slice.
 bool n_tiles_fastest(const KernelConfig& c);
 
 // Whether the kernel's workgroups walk tiles over a 1-D grid sized to what the GPU holds at once
@@ -198,6 +214,9 @@ std::optional<DType> dtype_from_token(std::string_view token);
 std::string_view mma_path_token(MmaPath p);
 std::optional<MmaPath> mma_path_from_token(std::string_view token);
 
+// The most tokens a _gemv kernel serves: a sort block's rows are its product's 8 B columns, and an
+// expert holds at most one row a token.
+inline constexpr int kGemvMaxTokens = 8;
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128, 256};
 // k_warps values (1 = no K split inside the workgroup).

@@ -68,6 +68,8 @@ constexpr SharedOperandsCost kWgmmaCost = {32, 4, 32};
 }  // namespace
 
 std::optional<WarpGrid> warp_grid(const KernelConfig& c) {
+    // _gemv: the warps split K, not the tile (the templates ignore the grid).
+    if (c.gemv) return WarpGrid{1, 1};
     // wgmma: warpgroups of four 16-row warps cover the rows, over the tile's whole width or, with
     // twice those warps, over either half of a 256-wide tile (moe_shared_gemm.h; kWgmmaSideBySideN).
     // Swapped: one warp per 16 weight rows, each over all of the tile's rows.
@@ -120,6 +122,13 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
     const int pipe = c.tile_k / kKChunk;
     const RegisterCost& r = c.mma == MmaPath::bf16 ? kBf16Cost : kFp8Cost;
     const int k_group_sum = c.k_warps > 1 ? 4 * c.tile_m * c.tile_n : 0;
+    if (c.gemv) {
+        // The rows' tables and weights, the shares' sums ([warps][8][16] floats). Registers: ptxas (NVRTC
+        // sm_90a, session 64) gave 74-87 whatever the pairs in flight and the ring (the compiler moves the
+        // register ring's loads toward their use), for a lane's 4 sums, 8 scale factors a pair and the
+        // rows' operands: 80.
+        return ResourceEstimate{16 * 12 + c.warps * 8 * 16 * 4 + dynamic_shared_bytes(c), 80};
+    }
     if (c.warp_specialised) {
         // A consumer thread's accumulators (its columns / 2 a row block, one or two row blocks) and ~40 for
         // addresses and the epilogue, at most the even share of the SM's registers, which is what the
@@ -160,6 +169,9 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
 }
 
 int dynamic_shared_bytes(const KernelConfig& c) {
+    // _gemv with _smem: each warp's ring of tile_k / 64 slots (kMxF16GemvSlotBytes: a pair's values and
+    // its lanes' scale words).
+    if (c.gemv) return c.shared_operands ? c.warps * (c.tile_k / 64) * (32 * 16 + 32 * 4) : 0;
     // Register-fed FP8 warpgroup products: two windows of 8 chunks of the tile's rows, 128 bytes each,
     // and 1024 to align them (MxMoeFp8RegisterGemm::kSharedBytes).
     if (register_fed_wgmma(c)) return 2 * 8 * c.tile_m * 128 + 1024;

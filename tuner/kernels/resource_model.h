@@ -36,7 +36,8 @@ ResourceEstimate estimate_resources(const KernelConfig& c);
 // Dynamic shared memory a launch of `c` needs: the bf16 operand buffers of _smem (256 bytes per
 // activation and per weight row each; two, or three for _wgmma with 128-row tiles where they fit
 // 227 KB; and 1024 to align them for _wgmma; MxMoeSharedGemm::kSharedBytes), the activation windows
-// of the register-fed FP8 _wgmma kernels (MxMoeFp8RegisterGemm::kSharedBytes), else 0.
+// of the register-fed FP8 _wgmma kernels (MxMoeFp8RegisterGemm::kSharedBytes), the cp.async rings of
+// _gemv with _smem (common/mx_f16_gemv.h), else 0.
 int dynamic_shared_bytes(const KernelConfig& c);
 
 }  // namespace moetune::kernels

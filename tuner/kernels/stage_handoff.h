@@ -7,7 +7,9 @@
 //     (MXFP8, the wide layout, rebased rows, MXFP8 rows): nothing runs between the stages;
 //   - a _fp8 stage 1 writes MXFP8, widened or interleaved (MXFP8 rows, register-fed kernels only)
 //     in its epilogue; for a stage 2 on rebased rows its output is rebased by a pass of its own
-//     (mxfp8_rebase.hip), which neither stage's time holds.
+//     (mxfp8_rebase.hip), which neither stage's time holds;
+//   - a _gemv stage 1 writes f16 rows, which only a _gemv stage 2 reads, and a _gemv stage 2 reads
+//     nothing else (no pass writes f16 rows from bf16 or MXFP8 yet).
 #include <optional>
 #include <string_view>
 
@@ -20,6 +22,7 @@ enum class Stage1Output : int {
     bf16,                // then quantised in its timed sequence
     mxfp8,               // _fp8: MXFP8 values and scales from its epilogue
     register_fed_mxfp8,  // the same from a register-fed kernel, which can interleave them (MXFP8 rows)
+    f16_rows,            // _gemv: f16 rows under e8m0 block scales (common/mx_f16_gemv.h)
 };
 // What a stage-2 kernel reads.
 enum class Stage2Input : int {
@@ -28,6 +31,7 @@ enum class Stage2Input : int {
     rebased_rows,              // reads_rebased_rows
     interleaved_rebased_rows,  // reads_interleaved_rows
     mx_rows,                   // reads_mx_rows
+    f16_rows,                  // reads_f16_rows
 };
 
 Stage1Output stage1_output(const KernelConfig& stage1);

@@ -43,6 +43,8 @@ std::optional<std::string> static_prune_reason(const KernelConfig& c, const data
     // The kernels handle a last, partial prefetch group; a group longer than all of K only loads nothing.
     if (c.tile_k > k) return "tile_k " + to_string(c.tile_k) + " exceeds " + k_what + " " + to_string(k);
 
+    if (c.gemv && s.tokens > kGemvMaxTokens)
+        return "gemv serves at most " + to_string(kGemvMaxTokens) + " tokens (a sort block's rows are its product's columns)";
     if (c.wgmma && limits.arch != "sm_90a") return "wgmma needs sm_90a (Hopper), not " + limits.arch;
     if (!warp_grid(c))
         return to_string(c.warps) + " warps cannot split a " + to_string(c.tile_m) + "x" + to_string(c.tile_n) +

@@ -49,24 +49,44 @@ void require_wide_input(const StageLaunch& stage, const void* act_wide) {
 
 // What the kernel reads as w and w_scale (kernels::weight_copy): the kernel layout, its rebased copy,
 // its values in the e4m3 code with the layout's scales, or its FP4 blocks with the rebased bases.
-std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const uint8_t* w, const uint8_t* w_scale,
-                                                      const uint8_t* w_rebased, const uint8_t* w_base,
-                                                      const uint8_t* w_e4m3_coded, const uint8_t* w_fp4_blocks) {
+// The weights' buffers of one stage, as Stage1Buffers / Stage2Buffers hold them.
+struct StageWeights {
+    const uint8_t* w;
+    const uint8_t* w_scale;
+    const uint8_t* rebased;
+    const uint8_t* base;
+    const uint8_t* e4m3_coded;
+    const uint8_t* fp4_blocks;
+    const uint8_t* f16_tiles;
+    const uint8_t* f16_tile_scales;
+};
+StageWeights stage_weights(const Stage1Buffers& io) {
+    return {io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded, io.w1_fp4_blocks, io.w1_f16_tiles,
+            io.w1_f16_tile_scales};
+}
+StageWeights stage_weights(const Stage2Buffers& io) {
+    return {io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded, io.w2_fp4_blocks, io.w2_f16_tiles,
+            io.w2_f16_tile_scales};
+}
+
+std::pair<const uint8_t*, const uint8_t*> weight_input(const StageLaunch& stage, const StageWeights& in) {
+    auto require = [&](bool given, const char* what) {
+        if (!given) throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads " + what + ", but none were given");
+    };
     switch (kernels::weight_copy(stage.config)) {
-        case kernels::WeightCopy::coded_fp4: return {w, w_scale};
+        case kernels::WeightCopy::coded_fp4: return {in.w, in.w_scale};
         case kernels::WeightCopy::rebased_e4m3:
-            if (!w_rebased || !w_base)
-                throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads rebased weights, but none were given");
-            return {w_rebased, w_base};
+            require(in.rebased && in.base, "rebased weights");
+            return {in.rebased, in.base};
         case kernels::WeightCopy::e4m3_coded_fp4:
-            if (!w_e4m3_coded)
-                throw std::invalid_argument(kernels::kernel_name(stage.config) +
-                                            " reads weights in the e4m3 code, but none were given");
-            return {w_e4m3_coded, w_scale};
+            require(in.e4m3_coded, "weights in the e4m3 code");
+            return {in.e4m3_coded, in.w_scale};
         case kernels::WeightCopy::fp4_blocks:
-            if (!w_fp4_blocks || !w_base)
-                throw std::invalid_argument(kernels::kernel_name(stage.config) + " reads FP4 weight blocks, but none were given");
-            return {w_fp4_blocks, w_base};
+            require(in.fp4_blocks && in.base, "FP4 weight blocks");
+            return {in.fp4_blocks, in.base};
+        case kernels::WeightCopy::f16_tiles:
+            require(in.f16_tiles && in.f16_tile_scales, "the weights' f16 tiles");
+            return {in.f16_tiles, in.f16_tile_scales};
     }
     throw std::logic_error("weight_input: unknown weight copy");
 }
@@ -77,7 +97,13 @@ struct ActivationInput {
     const uint8_t* act_scale;
 };
 ActivationInput activation_input(const StageLaunch& stage, const uint8_t* act, const uint8_t* act_scale,
-                                 const uint8_t* act_rebased, const uint8_t* act_base) {
+                                 const uint8_t* act_rebased, const uint8_t* act_base, const uint16_t* act_f16) {
+    if (kernels::reads_f16_rows(stage.config)) {
+        if (!act_f16 || !act_scale)
+            throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                        " reads f16 rows, but none were given (act_f16 or act_scale is null)");
+        return {reinterpret_cast<const uint8_t*>(act_f16), act_scale};
+    }
     if (!kernels::reads_rebased_rows(stage.config)) return {act, act_scale};
     if (!act_rebased || !act_base)
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
@@ -100,8 +126,7 @@ bool finds_rows_in_routing(const StageLaunch& stage) {
 }
 
 WeightsByExpert stage2_weights(const StageLaunch& stage, const Stage2Buffers& io) {
-    const auto [w2, w2_scale] = weight_input(stage, io.w2, io.w2_scale, io.w2_rebased, io.w2_base, io.w2_e4m3_coded,
-                                                  io.w2_fp4_blocks);
+    const auto [w2, w2_scale] = weight_input(stage, stage_weights(io));
     return {w2, w2_scale,
             kernels::expert_bytes(kernels::weight_copy(stage.config), stage.shape.model_dim, stage.shape.inter_dim)};
 }
@@ -136,10 +161,16 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
         throw std::invalid_argument(kernels::kernel_name(stage.config) +
                                     ": interleaved MXFP8 output is for a stage 2 reading MXFP8 rows, from a register-fed "
                                     "_fp8 kernel or the quantisation of a bf16 output");
-    void* out = fused ? static_cast<void*>(io.out) : static_cast<void*>(io.bf16_out);
-    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
-    const auto [w1, w1_scale] = weight_input(stage, io.w1, io.w1_scale, io.w1_rebased, io.w1_base, io.w1_e4m3_coded,
-                                                  io.w1_fp4_blocks);
+    // A _gemv stage 1 writes f16 rows and their scales, what a _gemv stage 2 reads: nothing runs after it.
+    const bool f16_rows = kernels::stage1_output(stage.config) == kernels::Stage1Output::f16_rows;
+    if (f16_rows && (!io.f16_out || !io.out_scale || io.wide_out || io.rebased_out || io.out_interleaved))
+        throw std::invalid_argument(kernels::kernel_name(stage.config) +
+                                    " writes f16 rows and their scales (f16_out, out_scale), and nothing else");
+    void* out = f16_rows ? static_cast<void*>(io.f16_out)
+                : fused  ? static_cast<void*>(io.out)
+                         : static_cast<void*>(io.bf16_out);
+    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base, io.act_f16);
+    const auto [w1, w1_scale] = weight_input(stage, stage_weights(io));
     const MoeStage1Args args{in.act,
                              in.act_scale,
                              w1,
@@ -148,7 +179,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              sorted.sorted_expert_ids.data(),
                              sorted.num_valid_ids.data(),
                              out,
-                             fused ? io.out_scale : nullptr,
+                             fused || f16_rows ? io.out_scale : nullptr,
                              s.tokens,
                              s.topk,
                              s.model_dim,
@@ -164,6 +195,7 @@ void enqueue_stage1(const StageLaunch& stage, const data::DataKernels& data_kern
                              next.bytes.scales};
     stage.kernel.launch(overlapping(stage.grid, io.overlap_previous), stream, args);
     if (io.sort_done) stream.wait(*io.sort_done);
+    if (f16_rows) return;
     const int rows = s.tokens * s.topk;
     if (fused) {
         // A row's base spans the N tiles of its workgroups: rebased after the kernel.
@@ -187,7 +219,7 @@ void enqueue_stage2(const StageLaunch& stage, const gpu::Kernel& reduce, const d
     const data::MoeShape& s = stage.shape;
     const bool atomic = stage.config.mode == kernels::Stage2Mode::atomic;
     if (atomic && !io.out_zeroed) gpu::fill_bytes_async(io.out, std::size_t(s.tokens) * s.model_dim * sizeof(uint16_t), 0, stream);
-    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base);
+    const ActivationInput in = activation_input(stage, io.act, io.act_scale, io.act_rebased, io.act_base, io.act_f16);
     const WeightsByExpert w2 = stage2_weights(stage, io);
     const MoeStage2Args args{in.act, in.act_scale, w2.values, w2.scales, sorted.sorted_token_ids.data(),
                              sorted.sorted_weights.data(), sorted.sorted_expert_ids.data(), sorted.num_valid_ids.data(),

@@ -26,6 +26,10 @@
 //                     AITER's moe_sorting does, which saves a graph node; a tuned row's us2 keeps the
 //                     separate zeroing, so it is at worst a little pessimistic
 //   stage 2, reduce   the kernel's per-slot partials, then moe_reduce.hip's sum over top-k
+//   f16 rows          a _gemv kernel (kernels::reads_f16_rows) reads its rows as f16 in its row order with
+//                     MXFP8's scales (act_f16, act_scale) and its weights' f16 copy; a _gemv stage 1 writes
+//                     such rows (f16_out, out_scale) for a _gemv stage 2, nothing between them. The library
+//                     does not run them yet (the tuner measures them; BucketData::f16_input)
 //   routed rows       at a few tokens a register-fed FP8 stage 1 may be given the routing and find its
 //                     rows in it (finds_rows_in_routing): the library lets it start before the sort
 //                     ends; the tuner's measurements give it the sort, as every other kernel
@@ -79,6 +83,11 @@ struct Stage1Buffers {
                                              // w1_scale when kernels::weight_copy(config) says so
     const uint8_t* w1_fp4_blocks = nullptr;  // the same as FP4 blocks (common/fp4_weight_blocks.h), read
                                              // with w1_base when kernels::weight_copy(config) says so
+    const uint16_t* act_f16 = nullptr;          // the activations' values as f16 rows, [M, model_dim], read
+                                                // with act_scale when kernels::reads_f16_rows(config)
+    const uint8_t* w1_f16_tiles = nullptr;      // the _gemv copy (common/mx_f16_gemv.h): values and scale
+    const uint8_t* w1_f16_tile_scales = nullptr;  // words, read when kernels::weight_copy(config) says so
+    uint16_t* f16_out = nullptr;    // a _gemv kernel's output, f16 rows [M*topk, inter] with out_scale
     uint16_t* bf16_out = nullptr;   // bf16 [M*topk, inter]: the kernel's output unless it is _fp8
     uint8_t* out = nullptr;         // MXFP8 [M*topk, inter] e4m3fn: what stage 2 reads
     uint8_t* out_scale = nullptr;   // [M*topk, inter/32] e8m0
@@ -122,6 +131,9 @@ struct Stage2Buffers {
     const uint8_t* w2_e4m3_coded = nullptr;  // the kernel layout's values in the e4m3 code, read with
                                              // w2_scale when kernels::weight_copy(config) says so
     const uint8_t* w2_fp4_blocks = nullptr;  // as FP4 blocks, read with w2_base likewise
+    const uint16_t* act_f16 = nullptr;  // Stage1Buffers::f16_out, with act_scale, when kernels::reads_f16_rows(config)
+    const uint8_t* w2_f16_tiles = nullptr;        // the _gemv copy, when kernels::weight_copy(config) says so
+    const uint8_t* w2_f16_tile_scales = nullptr;
     uint16_t* partial = nullptr;  // reduce mode: bf16 [M*topk, model_dim]
     uint16_t* out = nullptr;      // bf16 [M, model_dim]
     bool out_zeroed = false;      // atomic mode: out is already zero (moe_sorting_gpu's moe_buf)

@@ -62,6 +62,16 @@ const gpu::DeviceBuffer<uint16_t>& BucketData::wide_input(int stage, int copy) {
     return it->second;
 }
 
+const gpu::DeviceBuffer<uint16_t>& BucketData::f16_input(int stage, int copy) {
+    const data::DeviceMxfpMatrix& mxfp8 = input(stage, copy);  // checks stage, makes the copy
+    auto it = f16_inputs_[stage - 1].find(copy);
+    if (it == f16_inputs_[stage - 1].end()) {
+        it = f16_inputs_[stage - 1].emplace(copy, data::mxfp8_to_f16_rows_gpu(kernels_, mxfp8, stream_)).first;
+        stream_.synchronize();
+    }
+    return it->second;
+}
+
 const data::DeviceRebasedMatrix& BucketData::rebased_input(int stage, bool interleave_words, int copy) {
     const data::DeviceMxfpMatrix& mxfp8 = input(stage, copy);  // checks stage, makes the copy
     auto& made = rebased_inputs_[stage - 1];

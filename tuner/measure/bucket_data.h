@@ -10,8 +10,9 @@
 //     and stage 2 from that input. Stage-2 candidates run on this reference input, so each stage is
 //     judged on its own;
 //   - for cold-L2 timing, extra copies of each stage's input (uploaded at first use);
-//   - each input widened for the kernels that read the wide layout, and rebased for those that read
-//     rebased rows (at first use; the library writes both straight from bf16, outside a stage's time).
+//   - each input widened for the kernels that read the wide layout, rebased for those that read
+//     rebased rows (at first use; the library writes both straight from bf16, outside a stage's time),
+//     and as f16 rows for the _gemv kernels (at first use; the library cannot run those yet).
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -51,6 +52,8 @@ public:
     const data::DeviceRebasedMatrix& rebased_input(int stage, bool interleave_words, int copy = 0);
     // The same input with each 32-byte block's words interleaved (kernels::reads_mx_rows), the same scales.
     const data::DeviceMxfpMatrix& interleaved_input(int stage, int copy = 0);
+    // The same input's values as f16 rows (kernels::reads_f16_rows; its scales are input(stage, copy)'s).
+    const gpu::DeviceBuffer<uint16_t>& f16_input(int stage, int copy = 0);
 
     // moe_sorting of the routing with this block size; routing r > 0: of the spec's routing of seed + r.
     const data::DeviceSortedRouting& sorted(int block_m, int routing = 0);
@@ -74,6 +77,7 @@ private:
     std::map<int, gpu::DeviceBuffer<uint16_t>> wide_inputs_[2];  // by copy
     std::map<std::pair<bool, int>, data::DeviceRebasedMatrix> rebased_inputs_[2];  // by (interleaved, copy)
     std::map<int, data::DeviceMxfpMatrix> interleaved_inputs_[2];                   // by copy
+    std::map<int, gpu::DeviceBuffer<uint16_t>> f16_inputs_[2];                      // by copy
 };
 
 }  // namespace moetune::measure

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/bf16_vector.h"
+#include "formats/f16_gemv_layout.h"
 #include "formats/mx_quantize.h"
 
 namespace moetune::measure {
@@ -39,7 +40,10 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
                       : nullptr),
       fp4_blocks_(kernels::weight_copy(config) == kernels::WeightCopy::fp4_blocks
                       ? &weights.fp4_blocks(harness_kernels, gpu::Stream::borrow(nullptr))
-                      : nullptr) {
+                      : nullptr),
+      f16_tiles_(kernels::weight_copy(config) == kernels::WeightCopy::f16_tiles
+                     ? &weights.f16_tiles(harness_kernels, gpu::Stream::borrow(nullptr))
+                     : nullptr) {
     for (int r = 0; r < std::max(routings, 1); ++r) sorted_.push_back(&bucket.sorted(kernels::sort_block_m(config), r));
     outputs_.push_back(allocate_outputs());
     inputs_.push_back(input_of(0));
@@ -58,6 +62,7 @@ CandidateLaunch::CandidateLaunch(const kernels::KernelConfig& config, const gpu:
 std::size_t CandidateLaunch::Input::bytes() const {
     if (wide) return wide->bytes();
     if (rebased) return bytes_of(rebased->values, rebased->bases);
+    if (f16) return bytes_of(*f16, mxfp8->scales);
     return bytes_of(mxfp8->values, mxfp8->scales);
 }
 
@@ -68,6 +73,7 @@ CandidateLaunch::Input CandidateLaunch::input_of(int copy) const {
     if (kernels::reads_wide_activations(stage_.config)) in.wide = &bucket_.wide_input(stage, copy);
     if (kernels::reads_rebased_rows(stage_.config))
         in.rebased = &bucket_.rebased_input(stage, kernels::reads_interleaved_rows(stage_.config), copy);
+    if (kernels::reads_f16_rows(stage_.config)) in.f16 = &bucket_.f16_input(stage, copy);
     return in;
 }
 
@@ -120,6 +126,10 @@ void CandidateLaunch::enqueue_stage1(const gpu::Stream& stream, int copy, const 
                                    .w1_base = bases ? bases->w1_base.data() : nullptr,
                                    .w1_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
                                    .w1_fp4_blocks = fp4_blocks_ ? fp4_blocks_->w1.data() : nullptr,
+                                   .act_f16 = in.f16 ? in.f16->data() : nullptr,
+                                   .w1_f16_tiles = f16_tiles_ ? f16_tiles_->w1.data() : nullptr,
+                                   .w1_f16_tile_scales = f16_tiles_ ? f16_tiles_->w1_scale.data() : nullptr,
+                                   .f16_out = stage_.config.gemv ? o.bf16.data() : nullptr,
                                    .bf16_out = o.bf16.data(),
                                    .out = o.fp8.data(),
                                    .out_scale = o.fp8_scale.data()};
@@ -143,6 +153,9 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy, const 
                                    .w2_base = bases ? bases->w2_base.data() : nullptr,
                                    .w2_e4m3_coded = e4m3_coded_ ? e4m3_coded_->data() : nullptr,
                                    .w2_fp4_blocks = fp4_blocks_ ? fp4_blocks_->w2.data() : nullptr,
+                                   .act_f16 = in.f16 ? in.f16->data() : nullptr,
+                                   .w2_f16_tiles = f16_tiles_ ? f16_tiles_->w2.data() : nullptr,
+                                   .w2_f16_tile_scales = f16_tiles_ ? f16_tiles_->w2_scale.data() : nullptr,
                                    .partial = o.partial.data(),
                                    .out = o.bf16.data()};
     launch::enqueue_stage2(stage_, harness_kernels_.kernel(harness_kernel_names::kReduce), sorted, io, stream);
@@ -150,9 +163,11 @@ void CandidateLaunch::enqueue_stage2(const gpu::Stream& stream, int copy, const 
 
 std::vector<float> CandidateLaunch::output(int copy) const {
     const Outputs& o = outputs_.at(copy);
+    const data::MoeShape& s = bucket_.shape();
+    const int rows = s.tokens * s.topk;
+    if (stage_.config.stage == kernels::Stage::gate_up && stage_.config.gemv)
+        return formats::dequantize_f16_rows(o.bf16.download(), o.fp8_scale.download(), rows, s.inter_dim);
     if (stage_.config.stage == kernels::Stage::gate_up && stage_.config.fused_mxfp8_out) {
-        const data::MoeShape& s = bucket_.shape();
-        const int rows = s.tokens * s.topk;
         std::vector<float> out(std::size_t(rows) * s.inter_dim);
         formats::dequantize_mxfp8(o.fp8.download(), o.fp8_scale.download(), rows, s.inter_dim, out);
         return out;

@@ -49,7 +49,7 @@ public:
     void enqueue(const gpu::Stream& stream, int launch);
 
     // After a completed launch: what is judged, as floats [rows, row_length()] -- stage 1 its output
-    // (dequantised when _fp8), stage 2 the final [M, model_dim] -- and the reference to judge it by.
+    // (dequantised when _fp8 or _gemv), stage 2 the final [M, model_dim] -- and the reference to judge it by.
     std::vector<float> output(int copy) const;
     const std::vector<float>& reference() const;
     std::size_t row_length() const;
@@ -58,7 +58,7 @@ public:
 
 private:
     struct Outputs {
-        gpu::DeviceBuffer<uint16_t> bf16;           // stage 1 bf16 out [M*topk, inter]; stage 2 [M, model_dim]
+        gpu::DeviceBuffer<uint16_t> bf16;           // stage 1 bf16 (_gemv: f16 rows) out [M*topk, inter]; stage 2 [M, model_dim]
         gpu::DeviceBuffer<uint8_t> fp8, fp8_scale;  // stage 1: _fp8 output, or the separate quantisation's
         gpu::DeviceBuffer<uint16_t> partial;        // stage 2 reduce: [M*topk, model_dim]
     };
@@ -75,14 +75,16 @@ private:
     const DeviceRebasedWeights* rebased_weights_;  // for a kernel that reads them, else null
     const gpu::DeviceBuffer<uint8_t>* e4m3_coded_;  // likewise, the stage's weights (kernels::weight_copy)
     const DeviceRebasedWeights* fp4_blocks_;        // likewise
+    const data::DeviceMoeWeights* f16_tiles_;        // likewise
     // The copy whose weight bases the kernel reads: the rebased weights' or the FP4 blocks' (both have
     // them); null when it reads neither.
     const DeviceRebasedWeights* weight_bases() const { return rebased_weights_ ? rebased_weights_ : fp4_blocks_; }
-    // The stage's input of one copy: MXFP8, or widened or rebased when the kernel reads that.
+    // The stage's input of one copy: MXFP8, or widened, rebased or as f16 rows when the kernel reads that.
     struct Input {
         const data::DeviceMxfpMatrix* mxfp8 = nullptr;
         const gpu::DeviceBuffer<uint16_t>* wide = nullptr;
         const data::DeviceRebasedMatrix* rebased = nullptr;
+        const gpu::DeviceBuffer<uint16_t>* f16 = nullptr;  // the values as f16 rows, with mxfp8's scales
         std::size_t bytes() const;  // what the kernel reads of it
     };
     Input input_of(int copy) const;

@@ -15,7 +15,10 @@ static_assert(harness_kernel_names::kLayoutThreads == 256, "the layout name expr
 
 std::vector<rtc::CompileRequest> HarnessKernels::requests(const std::string& arch) {
     using namespace harness_kernel_names;
-    return {rtc::template_request("weight_layout.hip", {kFragmentsGateUp, kFragments, kRowsGateUp, kRows}, arch),
+    return {rtc::template_request("weight_layout.hip",
+                                  {kFragmentsGateUp, kFragments, kRowsGateUp, kRows, kF16TilesGateUp, kF16Tiles,
+                                   kF16TileScalesGateUp, kF16TileScales},
+                                  arch),
             rtc::template_request("weight_rebase.hip", {kRebaseBases, kRebaseValues, kFp4Blocks}, arch),
             rtc::template_request("moe_reduce.hip", {kReduce}, arch)};
 }

@@ -18,6 +18,11 @@ inline constexpr const char* kFragmentsGateUp = "weight_layout_fragments<256, tr
 inline constexpr const char* kFragments = "weight_layout_fragments<256, false>";
 inline constexpr const char* kRowsGateUp = "weight_layout_rows<256, true>";
 inline constexpr const char* kRows = "weight_layout_rows<256, false>";
+// ... and the _gemv kernels' copy (common/mx_f16_gemv.h): values in the f16 code, and their scales.
+inline constexpr const char* kF16TilesGateUp = "weight_layout_f16_tiles<256, true>";
+inline constexpr const char* kF16Tiles = "weight_layout_f16_tiles<256, false>";
+inline constexpr const char* kF16TileScalesGateUp = "weight_layout_f16_tile_scales<256, true>";
+inline constexpr const char* kF16TileScales = "weight_layout_f16_tile_scales<256, false>";
 // weight_rebase.hip: the kernel layout -> rebased weight rows of the FP8 warpgroup-product kernels.
 inline constexpr const char* kRebaseBases = "weight_rebase_bases<256>";
 inline constexpr const char* kRebaseValues = "weight_rebase_values<256>";

@@ -56,4 +56,9 @@ const gpu::DeviceBuffer<uint8_t>& ShapeWeights::e4m3_coded(kernels::Stage stage,
     });
 }
 
+const data::DeviceMoeWeights& ShapeWeights::f16_tiles(const HarnessKernels& harness_kernels,
+                                                      const gpu::Stream& stream) const {
+    return made_once(f16_tiles_, stream, [&] { return lay_out_f16_tiles_gpu(harness_kernels, shape_, logical_, stream); });
+}
+
 }  // namespace moetune::measure

@@ -38,6 +38,8 @@ public:
     // the kernel layout's scales), made likewise.
     const gpu::DeviceBuffer<uint8_t>& e4m3_coded(kernels::Stage stage, const HarnessKernels& harness_kernels,
                                                  const gpu::Stream& stream) const;
+    // All four tensors as the _gemv kernels' copy (kernels::WeightCopy::f16_tiles), made likewise.
+    const data::DeviceMoeWeights& f16_tiles(const HarnessKernels& harness_kernels, const gpu::Stream& stream) const;
 
 private:
     data::MoeShape shape_;
@@ -47,6 +49,7 @@ private:
     mutable std::optional<DeviceRebasedWeights> rebased_;
     mutable std::optional<DeviceRebasedWeights> fp4_blocks_;
     mutable std::optional<gpu::DeviceBuffer<uint8_t>> e4m3_coded_[2];  // w1, w2
+    mutable std::optional<data::DeviceMoeWeights> f16_tiles_;
 };
 
 }  // namespace moetune::measure

@@ -11,7 +11,7 @@ namespace moetune::measure {
 namespace {
 
 void require(bool ok, const std::string& what) {
-    if (!ok) throw std::invalid_argument("mma-k128 layout (GPU): " + what);
+    if (!ok) throw std::invalid_argument("weight layout (GPU): " + what);
 }
 
 // Enough blocks per expert to fill the device with all experts together, never more than needed.
@@ -85,6 +85,39 @@ data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const
     out.w1_scale = lay_out_mma_k128_gpu(kernels, WeightRole::gate_up, w1, true, logical.w1_scale, stream);
     out.w2 = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, false, logical.w2, stream);
     out.w2_scale = lay_out_mma_k128_gpu(kernels, WeightRole::down, w2, true, logical.w2_scale, stream);
+    return out;
+}
+
+data::DeviceMoeWeights lay_out_f16_tiles_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                             const data::DeviceMoeWeights& logical, const gpu::Stream& stream) {
+    using namespace harness_kernel_names;
+    const gpu::Dim3 block{static_cast<unsigned>(kLayoutThreads)};
+    // One tensor's values (4-byte words, 8 elements) or scale words (8 a tile and pair, 4 bytes each).
+    auto one = [&](formats::WeightRole role, bool scales, const gpu::DeviceBuffer<uint8_t>& src) {
+        const formats::ExpertWeightDims d = expert_weight_dims(shape, role);
+        const bool gate_up = role == formats::WeightRole::gate_up;
+        require(d.cols % 64 == 0 && d.rows % (gate_up ? 32 : 16) == 0,
+                "f16 tiles need K a multiple of 64 and rows of 16 (32 for gate_up)");
+        require(std::size_t(d.rows) * d.cols / 2 <= std::numeric_limits<unsigned>::max(), "one expert must stay below 4 GiB");
+        gpu::DeviceBuffer<uint8_t> out(weight_tensor_bytes(d, scales));
+        const unsigned long long words = out.size() / 4 / d.experts;
+        const gpu::Dim3 grid{blocks_per_expert(words, d.experts), static_cast<unsigned>(d.experts)};
+        auto* dst = reinterpret_cast<unsigned*>(out.data());
+        const unsigned rows = static_cast<unsigned>(d.rows), K = static_cast<unsigned>(d.cols);
+        if (scales)
+            kernels.kernel(gate_up ? kF16TileScalesGateUp : kF16TileScales)
+                .launch({grid, block}, stream, src.data(), dst, rows, K);
+        else
+            kernels.kernel(gate_up ? kF16TilesGateUp : kF16Tiles)
+                .launch({grid, block}, stream, src.data(), dst, rows, K, formats::e2m1_f16_code());
+        return out;
+    };
+    using formats::WeightRole;
+    data::DeviceMoeWeights out;
+    out.w1 = one(WeightRole::gate_up, false, logical.w1);
+    out.w1_scale = one(WeightRole::gate_up, true, logical.w1_scale);
+    out.w2 = one(WeightRole::down, false, logical.w2);
+    out.w2_scale = one(WeightRole::down, true, logical.w2_scale);
     return out;
 }
 

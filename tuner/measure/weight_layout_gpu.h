@@ -41,4 +41,10 @@ gpu::DeviceBuffer<uint8_t> lay_out_mma_k128_gpu(const HarnessKernels& kernels, f
 data::DeviceMoeWeights lay_out_mma_k128_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
                                             const data::DeviceMoeWeights& logical, const gpu::Stream& stream);
 
+// All four tensors of a shape's weights as the _gemv kernels' copy (kernels::WeightCopy::f16_tiles,
+// common/mx_f16_gemv.h), byte for byte formats::lay_out_f16_tile_values / lay_out_f16_tile_scales.
+// Enqueued on `stream`. Throws std::invalid_argument when K is not a multiple of 64.
+data::DeviceMoeWeights lay_out_f16_tiles_gpu(const HarnessKernels& kernels, const data::MoeShape& shape,
+                                             const data::DeviceMoeWeights& logical, const gpu::Stream& stream);
+
 }  // namespace moetune::measure

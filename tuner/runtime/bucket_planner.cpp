@@ -79,6 +79,8 @@ BucketPlan BucketPlanner::tuned(const KernelPlan& row) const {
             throw TableError(row.source + ": " + kernels::kernel_name(c) + " cannot run this shape on " +
                              limits_.arch + ": " + *reason);
     if (auto reason = rebased_rows_error(configs, problem_)) throw TableError(row.source + ": " + *reason);
+    if (configs.stage1.gemv || configs.stage2.gemv)  // (the tuner measures them; docs/kernel-design.md)
+        throw TableError(row.source + ": " + names(configs) + ": the library does not run _gemv kernels yet");
     if (auto reason = kernels::handoff_error(configs.stage1, configs.stage2))
         throw TableError(row.source + ": " + names(configs) + ": " + std::string(*reason));
     return {row, configs};

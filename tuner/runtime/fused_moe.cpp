@@ -81,6 +81,9 @@ void require_weight_copy(const kernels::KernelConfig& c, int stage, const void* 
             require_buffer(fp4_blocks, w + "_fp4_blocks" + why + "FP4 weight blocks)");
             require_buffer(base, w + "_base" + why + "FP4 weight blocks)");
             return;
+        case kernels::WeightCopy::f16_tiles:
+            // The planner refuses a _gemv row (runtime/bucket_planner.cpp) before any run.
+            throw std::logic_error("FusedMoe::run: the _gemv kernels' weight copy is not served by the library yet");
     }
 }
 
