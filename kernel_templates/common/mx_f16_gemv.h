@@ -11,10 +11,10 @@
 // the rows come as f16 (their e4m3 values are exact in f16), for mma.sync m16n8k16 f16.
 //
 // The weights' copy (kernels::WeightCopy::f16_tiles; made by weight_layout.hip's
-// weight_layout_f16_tiles from the logical weights, tuner/formats/f16_tiles.h on the host):
+// weight_layout_f16_tiles from the logical weights, tuner/formats/f16_gemv_layout.h on the host):
 //   values: per expert, per 16-row tile r, per pair p of 32-wide K blocks (64 K), per lane (g, t) of a
 //           warp (g = lane / 4, t = lane % 4), 4 words j = 0..3 (16 bytes: one vector load a lane a
-//           pair). Word j is the A operand of the pair's m16n8k16 step j in the f16 code below:
+//           pair). Word j is the A operand of the pair's m16n8k16 step j in the f16 code (mx_f16_code.h):
 //           decoded register i (0..3) holds, as two halves h, the tile's element (row, k):
 //             row = i & 1 ? g + 8 : g,   k = 64 p + 16 j + 2 t + h + (i & 2 ? 8 : 0).
 //           Tile rows: stage 1 (gate_up) tile r = gate rows 8r..8r+7 then up rows inter+8r..+7 of the
