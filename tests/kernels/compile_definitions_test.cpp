@@ -1,5 +1,6 @@
 // The hand-over to the kernel templates: the template of the config's stage, exactly the
-// definitions it reads (kernel_templates/moe_stage1.hip, moe_stage2.hip), the entry point.
+// definitions it reads (kernel_templates/moe_stage1.hip, moe_stage2.hip; the _gemv templates at least
+// what their entry points use), the entry point.
 #include <fstream>
 #include <cctype>
 #include <map>
@@ -92,6 +93,26 @@ TEST_CASE("stage-2 definitions carry the mode and the sort block") {
     CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t32x256x128_atomic")).at("MOETUNE_SORT_BLOCK_M") == "32");
 }
 
+namespace {
+// Every MOETUNE_ identifier in the template's entry point (from `#ifdef MOETUNE_KERNEL_NAME` on) is one of the
+// source's definitions.
+void check_entry_uses_given(const KernelSource& src, const std::string& text) {
+    const std::string entry = text.substr(text.find("#ifdef MOETUNE_KERNEL_NAME"));
+    for (std::size_t at = entry.find("MOETUNE_"); at != std::string::npos; at = entry.find("MOETUNE_", at + 1)) {
+        std::size_t end = at;
+        while (end < entry.size() && (std::isupper(static_cast<unsigned char>(entry[end])) || entry[end] == '_' ||
+                                      std::isdigit(static_cast<unsigned char>(entry[end]))))
+            ++end;
+        const std::string used = entry.substr(at, end - at);
+        INFO(src.template_path << "'s entry point uses " << used);
+        bool given = false;
+        for (const Definition& d : src.definitions) given |= d.name == used;
+        CHECK(given);
+        at = end;
+    }
+}
+}  // namespace
+
 TEST_CASE("kernel_source: the stage's template, the name as entry point, definitions the template reads") {
     for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w2_nt_gui",
                              "moetune_moe2_afp8_wfp4_bf16_t64x128x256_reduce_w4_nt_sbm128",
@@ -108,19 +129,20 @@ TEST_CASE("kernel_source: the stage's template, the name as entry point, definit
             CHECK(text.find(d.name) != std::string::npos);
         }
         // ... and every MOETUNE_ definition the entry point uses is given.
-        const std::string entry = text.substr(text.find("#ifdef MOETUNE_KERNEL_NAME"));
-        for (std::size_t at = entry.find("MOETUNE_"); at != std::string::npos; at = entry.find("MOETUNE_", at + 1)) {
-            std::size_t end = at;
-            while (end < entry.size() && (std::isupper(static_cast<unsigned char>(entry[end])) || entry[end] == '_' ||
-                                          std::isdigit(static_cast<unsigned char>(entry[end]))))
-                ++end;
-            const std::string used = entry.substr(at, end - at);
-            INFO("entry point uses " << used);
-            bool given = false;
-            for (const Definition& d : src.definitions) given |= d.name == used;
-            CHECK(given);
-            at = end;
-        }
+        check_entry_uses_given(src, text);
+    }
+}
+
+// The _gemv templates read a few of the definitions (the tile, the warps, _occ, _smem, stage 2's mode);
+// whatever their entry points use is given.
+TEST_CASE("kernel_source: the _gemv templates, their entry points given what they use") {
+    for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_occ2_nt_smem_gemv_gui",
+                             "moetune_moe2_afp8_wfp4_bf16_t16x32x128_atomic_w4_nt_gemv"}) {
+        const KernelConfig c = parse(name);
+        const KernelSource src = kernel_source(c);
+        CHECK(src.template_path == (c.stage == Stage::gate_up ? "moe_gemv_stage1.hip" : "moe_gemv_stage2.hip"));
+        CHECK(src.entry_point == name);
+        check_entry_uses_given(src, template_text(src.template_path));
     }
 }
 
