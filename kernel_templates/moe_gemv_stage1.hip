@@ -18,14 +18,6 @@
 #include "common/mx_f16_gemv.h"
 #include "common/mx_types.h"
 
-// SiLU as the other stage-1 kernels compute it (moe_stage1.hip).
-__device__ inline float moetune_gemv_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
-
-// The 4 tiles of an MX block of output columns: 8 columns a tile.
-constexpr int kGemvTilesPerBlock = 4;
-// The B columns of one product: the most rows a sort block may hold for these kernels.
-constexpr int kGemvColumns = 8;
-
 template <int S, int D, bool RING>
 __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     mx_allow_next_grid();
@@ -42,7 +34,7 @@ __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsig
     const int K = args.model_dim, all_pairs = K / 64, tiles = args.inter_dim / 8;
     int first, pairs;
     mx_f16_gemv_share(all_pairs, share, S, first, pairs);
-    const long long tile = (expert * tiles + block * kGemvTilesPerBlock + quarter) * all_pairs + first;
+    const long long tile = (expert * tiles + block * kMxF16GemvStage1Tiles + quarter) * all_pairs + first;
     // Columns past the block's rows repeat row 0 (a sort block starts with its valid rows).
     auto row_of = [&](int column) {
         const int token = token_of_row[column];
@@ -56,15 +48,12 @@ __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsig
                                reinterpret_cast<const moetune_u32*>(args.w1_scale) + tile * 8, first, pairs, rows,
                                dynamic_shared + warp * D * kMxF16GemvSlotBytes, acc, [] {});
 
-    __shared__ float part[kGemvTilesPerBlock * S][kGemvColumns][16];  // [warp][column][tile row]
-    part[warp][2 * t][g] = acc[0];
-    part[warp][2 * t + 1][g] = acc[1];
-    part[warp][2 * t][8 + g] = acc[2];
-    part[warp][2 * t + 1][8 + g] = acc[3];
+    __shared__ float part[kMxF16GemvStage1Tiles * S][kMxF16GemvColumns][16];  // [warp][column][tile row]
+    mx_f16_gemv_store_sums(part, warp, acc);
     __syncthreads();
     // Warp c writes column (row of the block) c: lane l is output column 32 block + l, row l % 8 of tile
     // l / 8's gate (tile rows 0..7) and up (8..15) halves.
-    for (int c = warp; c < kGemvColumns; c += kGemvTilesPerBlock * S) {
+    for (int c = warp; c < kMxF16GemvColumns; c += kMxF16GemvStage1Tiles * S) {
         const int token = token_of_row[c];
         if (token < 0) continue;
         float gate = 0.f, up = 0.f;
@@ -73,7 +62,7 @@ __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsig
             gate += part[(lane >> 3) * S + s][c][lane & 7];
             up += part[(lane >> 3) * S + s][c][8 + (lane & 7)];
         }
-        const float y = moetune_gemv_silu(gate * MOETUNE_E2M1_F16_UNBIAS) * (up * MOETUNE_E2M1_F16_UNBIAS);
+        const float y = moetune_silu(gate * MOETUNE_E2M1_F16_UNBIAS) * (up * MOETUNE_E2M1_F16_UNBIAS);
         // The block's largest magnitude into [2^14, 2^15): exponent 14 - its own.
         float m = fabsf(y);
         for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, mx_shfl_xor(m, o));
@@ -86,16 +75,9 @@ __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsig
 }
 
 #ifdef MOETUNE_KERNEL_NAME
-// With _occ{n}, at least n workgroups an SM; without, at least one (ptxas would otherwise cap 512-thread
-// workgroups at 64 registers and spill).
-#if MOETUNE_MIN_WORKGROUPS > 0
-#define MX_GEMV_BOUNDS MX_LAUNCH_BOUNDS_MIN(MOETUNE_WARPS * 32, MOETUNE_MIN_WORKGROUPS)
-#else
-#define MX_GEMV_BOUNDS __launch_bounds__(MOETUNE_WARPS * 32, 1)
-#endif
 extern "C" __global__ void MX_GEMV_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Args args) {
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
-    moe_gemv_stage1<MOETUNE_WARPS / kGemvTilesPerBlock, MOETUNE_TILE_K / 64, MOETUNE_SHARED_OPERANDS != 0>(
+    moe_gemv_stage1<MOETUNE_WARPS / kMxF16GemvStage1Tiles, MOETUNE_TILE_K / 64, MOETUNE_SHARED_OPERANDS != 0>(
         args, moetune_dynamic_shared);
 }
 #endif

@@ -16,8 +16,6 @@
 #include "common/mx_f16_gemv.h"
 #include "common/mx_types.h"
 
-constexpr int kGemvColumns = 8;  // the B columns of one product: the most rows of a sort block here
-
 template <int T, int S, int D, bool RING>
 __device__ __forceinline__ void moe_gemv_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     mx_allow_next_grid();
@@ -54,16 +52,13 @@ __device__ __forceinline__ void moe_gemv_stage2(const MoeStage2Args& args, unsig
                                dynamic_shared + warp * D * kMxF16GemvSlotBytes, acc,
                                [] { mx_wait_for_previous_grid(); });
 
-    __shared__ float part[T * S][kGemvColumns][16];  // [warp][column][tile row]
-    part[warp][2 * t][g] = acc[0];
-    part[warp][2 * t + 1][g] = acc[1];
-    part[warp][2 * t][8 + g] = acc[2];
-    part[warp][2 * t + 1][8 + g] = acc[3];
+    __shared__ float part[T * S][kMxF16GemvColumns][16];  // [warp][column][tile row]
+    mx_f16_gemv_store_sums(part, warp, acc);
     __syncthreads();
     // One thread a (tile, column, pair of tile rows): the shares' sum times the routing weight, added
     // into the token's output row two columns at a time.
-    for (int i = int(threadIdx.x); i < T * kGemvColumns * 8; i += int(blockDim.x)) {
-        const int q = i / (kGemvColumns * 8), c = (i / 8) % kGemvColumns, r = 2 * (i % 8);
+    for (int i = int(threadIdx.x); i < T * kMxF16GemvColumns * 8; i += int(blockDim.x)) {
+        const int q = i / (kMxF16GemvColumns * 8), c = (i / 8) % kMxF16GemvColumns, r = 2 * (i % 8);
         const int token = token_of_row[c];
         if (token < 0) continue;
         float x = 0.f, y = 0.f;
@@ -76,13 +71,6 @@ __device__ __forceinline__ void moe_gemv_stage2(const MoeStage2Args& args, unsig
 }
 
 #ifdef MOETUNE_KERNEL_NAME
-// With _occ{n}, at least n workgroups an SM; without, at least one (ptxas would otherwise cap 512-thread
-// workgroups at 64 registers and spill).
-#if MOETUNE_MIN_WORKGROUPS > 0
-#define MX_GEMV_BOUNDS MX_LAUNCH_BOUNDS_MIN(MOETUNE_WARPS * 32, MOETUNE_MIN_WORKGROUPS)
-#else
-#define MX_GEMV_BOUNDS __launch_bounds__(MOETUNE_WARPS * 32, 1)
-#endif
 extern "C" __global__ void MX_GEMV_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Args args) {
     extern __shared__ __attribute__((aligned(16))) unsigned char moetune_dynamic_shared[];
     constexpr int kTiles = MOETUNE_TILE_N / 16;

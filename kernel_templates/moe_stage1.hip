@@ -41,9 +41,6 @@
 #include "common/test_break.h"
 #include "common/tile_walk.h"
 
-// SiLU with the fast division (MUFU reciprocal and a multiply; IEEE division's checks and slow path
-// were a third of the fused epilogue's instructions): 2 ulp, against bf16 rounding after it.
-__device__ inline float moetune_silu(float x) { return __fdividef(x, 1.f + __expf(-x)); }
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
           bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE, bool MX_ROWS>

@@ -17,6 +17,7 @@
 // an expert fits).
 
 #include "common/mx_e2m1_code.h"
+#include "common/mx_f16_code.h"
 
 template <bool GATE_UP>
 __device__ inline unsigned weight_layout_logical_row(unsigned out_row, unsigned rows) {
@@ -61,17 +62,10 @@ __global__ void __launch_bounds__(THREADS)
 // The _gemv kernels' copy (common/mx_f16_gemv.h, kernels::WeightCopy::f16_tiles): per expert, 16-row
 // tiles x pairs of 32-wide K blocks x 32 lanes x 4 words, each word 8 elements of two rows in the f16
 // code; and per tile and pair 8 scale words. With GATE_UP, tile r's rows 0..7 are logical (gate) rows
-// 8r.., its rows 8..15 the up rows rows/2 + 8r... Both the same permutation as the host's
-// formats::lay_out_f16_tiles.
-template <bool GATE_UP>
-__device__ inline unsigned f16_tile_logical_row(unsigned tile, unsigned row_in_tile, unsigned rows) {
-    if (!GATE_UP) return tile * 16 + row_in_tile;
-    return (row_in_tile < 8 ? 0u : rows / 2) + tile * 8 + row_in_tile % 8;
-}
-
-// Values: one output word a thread. Element 2i + h of the plain word (byte i: h = 0 low nibble) is the
-// tile's (row i & 1 ? g + 8 : g, k = 64p + 16j + 2t + h + (i & 2 ? 8 : 0)): k even at h = 0, so byte i
-// is one logical byte. K a multiple of 64, rows of 16 (32 with GATE_UP).
+// 8r.., its rows 8..15 the up rows rows/2 + 8r.. (common/mx_f16_code.h). Both the same permutation as the
+// host's formats::lay_out_f16_tile_values / lay_out_f16_tile_scales.
+// Values: one output word a thread. Byte i of the plain word (element 2i low nibble, 2i + 1 high) is one
+// logical byte (mx_f16_tile_row_of, mx_f16_tile_k_of). K a multiple of 64, rows of 16 (32 with GATE_UP).
 template <int THREADS, bool GATE_UP>
 __global__ void __launch_bounds__(THREADS)
     weight_layout_f16_tiles(const unsigned char* __restrict__ src, unsigned* __restrict__ dst, unsigned rows,
@@ -85,16 +79,16 @@ __global__ void __launch_bounds__(THREADS)
         const unsigned g = lane / 4, t = lane % 4;
         unsigned plain = 0;
         for (unsigned i = 0; i < 4; ++i) {
-            const unsigned row = f16_tile_logical_row<GATE_UP>(tile, i & 1 ? g + 8 : g, rows);
-            const unsigned k = 64 * p + 16 * j + 2 * t + (i & 2 ? 8 : 0);
+            const unsigned row = mx_f16_tile_logical_row(tile, mx_f16_tile_row_of(g, i), rows, GATE_UP);
+            const unsigned k = mx_f16_tile_k_of(p, j, t, i);
             plain |= unsigned(expert[(unsigned long long)row * row_bytes + k / 2]) << (8 * i);
         }
         dst[expert_base + o] = mx_e2m1_encode(code, plain);
     }
 }
 
-// Scales: one output word a thread: (row g, block 2p), (row g + 8, block 2p), (row g, block 2p + 1),
-// (row g + 8, block 2p + 1) of tile `tile`, pair p.
+// Scales: one output word a thread: byte b is (row mx_f16_tile_row_of(g, b), block mx_f16_tile_scale_block(p, b))
+// of tile `tile`: (g, 2p), (g + 8, 2p), (g, 2p + 1), (g + 8, 2p + 1).
 template <int THREADS, bool GATE_UP>
 __global__ void __launch_bounds__(THREADS)
     weight_layout_f16_tile_scales(const unsigned char* __restrict__ src, unsigned* __restrict__ dst, unsigned rows,
@@ -107,8 +101,8 @@ __global__ void __launch_bounds__(THREADS)
         const unsigned g = o % 8, p = (o / 8) % pairs, tile = o / 8 / pairs;
         unsigned word = 0;
         for (unsigned b = 0; b < 4; ++b) {
-            const unsigned row = f16_tile_logical_row<GATE_UP>(tile, b & 1 ? g + 8 : g, rows);
-            word |= unsigned(expert[(unsigned long long)row * row_bytes + 2 * p + b / 2]) << (8 * b);
+            const unsigned row = mx_f16_tile_logical_row(tile, mx_f16_tile_row_of(g, b), rows, GATE_UP);
+            word |= unsigned(expert[(unsigned long long)row * row_bytes + mx_f16_tile_scale_block(p, b)]) << (8 * b);
         }
         dst[expert_base + o] = word;
     }

@@ -1,7 +1,8 @@
 #pragma once
-// The number formats of the _gemv kernels (common/mx_f16_gemv.h), for the kernels and the host
-// (tuner/formats: the weights' encoder, the rows' order): the f16 code of FP4 weight words, the f16
-// row order, and binary16 conversions.
+// The number formats and layout of the _gemv kernels (common/mx_f16_gemv.h), for the kernels and the
+// host (tuner/formats: the weights' encoder and copy, the rows' order; tuner/kernels: the tile shapes):
+// the f16 code of FP4 weight words, where each element of the weights' copy comes from, the f16 row
+// order, and binary16 conversions.
 #include "host_device.h"
 #include "mx_types.h"
 
@@ -51,3 +52,27 @@ MOETUNE_HD moetune_u16 mx_float_to_f16(float x) {
     return moetune_u16(sign | (whole + (up ? 1u : 0u)));
 #endif
 }
+
+// ---- the weights' copy and the tiles --------------------------------------------------------------
+// A stage-1 workgroup's tiles: one 32-column MX block of the output, 8 columns a tile.
+constexpr int kMxF16GemvStage1Tiles = 4;
+// The B columns of one product: the most rows of a sort block the kernels serve (one a token).
+constexpr int kMxF16GemvColumns = 8;
+// A cp.async slot of the ring: a pair's values (16 bytes a lane), then each lane's scale word.
+constexpr int kMxF16GemvSlotBytes = 32 * 16 + 32 * 4;
+
+// The logical row of row `r` (0..15) of 16-row tile `tile` of a weight matrix of `rows` rows: with
+// gate_up (W1, gate rows then up rows) rows 0..7 are gate rows 8 tile.., rows 8..15 the up rows of the
+// same columns; otherwise rows 16 tile...
+MOETUNE_HD unsigned mx_f16_tile_logical_row(unsigned tile, unsigned r, unsigned rows, bool gate_up) {
+    if (!gate_up) return tile * 16 + r;
+    return (r < 8 ? 0u : rows / 2) + tile * 8 + r % 8;
+}
+// Register i of word j of lane (g, t) at pair p: half 0 holds the tile's element (row, k) below, half 1
+// (row, k + 1) -- so one logical byte (k is even).
+MOETUNE_HD unsigned mx_f16_tile_row_of(unsigned g, unsigned i) { return i & 1 ? g + 8 : g; }
+MOETUNE_HD unsigned mx_f16_tile_k_of(unsigned p, unsigned j, unsigned t, unsigned i) {
+    return 64 * p + 16 * j + 2 * t + (i & 2 ? 8 : 0);
+}
+// Byte b of lane group g's scale word at pair p: row (b & 1 ? g + 8 : g) of the tile, block 2p + b / 2.
+MOETUNE_HD unsigned mx_f16_tile_scale_block(unsigned p, unsigned b) { return 2 * p + b / 2; }

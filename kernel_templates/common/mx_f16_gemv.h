@@ -83,8 +83,6 @@ struct MxF16GemvRows {
 // D * kMxF16GemvSlotBytes bytes), which the compiler cannot move. `after_first_loads` runs once the
 // first D pairs are asked for (stage 2 waits for stage 1 there). Returns, in acc, the sums of rows
 // (g, g, g+8, g+8) by columns (2t, 2t+1, 2t, 2t+1), in units of the f16 code's 2^-14.
-inline constexpr int kMxF16GemvSlotBytes = 32 * 16 + 32 * 4;  // a pair's values, then each lane's scale word
-
 template <int D, bool RING, class AfterFirstLoads>
 __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const moetune_u32* __restrict__ ws, int first,
                                          int pairs, const MxF16GemvRows& rows, unsigned char* ring, float (&acc)[4],
@@ -156,6 +154,24 @@ __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const m
         }
     }
 }
+
+// The sums of each warp in shared memory, [warp][column][tile row], for the shares to meet: lane (g, t)'s
+// rows g, g + 8 of columns 2t, 2t + 1 (mx_f16_tile_share's acc).
+__device__ inline void mx_f16_gemv_store_sums(float (*part)[kMxF16GemvColumns][16], int warp, const float (&acc)[4]) {
+    const int lane = int(threadIdx.x) & 31, g = lane >> 2, t = lane & 3;
+    part[warp][2 * t][g] = acc[0];
+    part[warp][2 * t + 1][g] = acc[1];
+    part[warp][2 * t][8 + g] = acc[2];
+    part[warp][2 * t + 1][8 + g] = acc[3];
+}
+
+// The entry points' bounds: with _occ{n}, at least n workgroups an SM; without, at least one (ptxas would
+// otherwise cap 512-thread workgroups at 64 registers and spill).
+#if defined(MOETUNE_MIN_WORKGROUPS) && MOETUNE_MIN_WORKGROUPS > 0
+#define MX_GEMV_BOUNDS MX_LAUNCH_BOUNDS_MIN(MOETUNE_WARPS * 32, MOETUNE_MIN_WORKGROUPS)
+#else
+#define MX_GEMV_BOUNDS __launch_bounds__(MOETUNE_WARPS * 32, 1)
+#endif
 
 // A warp's share of a tile's pairs: K's pairs split as evenly as S warps allow.
 __device__ inline void mx_f16_gemv_share(int all_pairs, int share, int shares, int& first, int& count) {

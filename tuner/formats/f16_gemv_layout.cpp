@@ -20,17 +20,12 @@ void require_tiles(WeightRole role, const ExpertWeightDims& d, std::size_t bytes
         throw std::invalid_argument("f16 tiles: " + std::to_string(bytes) + " bytes do not match the dims");
 }
 
-// The logical row of a tile's row (weight_layout.hip's f16_tile_logical_row).
-std::size_t logical_row(WeightRole role, int tile, int row_in_tile, int rows) {
-    if (role != WeightRole::gate_up) return std::size_t(tile) * 16 + row_in_tile;
-    return std::size_t(row_in_tile < 8 ? 0 : rows / 2) + std::size_t(tile) * 8 + row_in_tile % 8;
-}
-
 }  // namespace
 
 std::vector<uint8_t> lay_out_f16_tile_values(WeightRole role, const ExpertWeightDims& d,
                                              std::span<const uint8_t> packed) {
     require_tiles(role, d, packed.size(), 2);
+    const bool gate_up = role == WeightRole::gate_up;
     const int pairs = d.cols / 64, row_bytes = d.cols / 2;
     const std::size_t expert_bytes = std::size_t(d.rows) * row_bytes;
     const MxE2m1Code& code = e2m1_f16_code();
@@ -46,9 +41,8 @@ std::vector<uint8_t> lay_out_f16_tile_values(WeightRole role, const ExpertWeight
                         const int g = lane / 4, t = lane % 4;
                         uint32_t plain = 0;
                         for (int i = 0; i < 4; ++i) {
-                            const std::size_t row = logical_row(role, tile, i & 1 ? g + 8 : g, d.rows);
-                            const int k = 64 * p + 16 * j + 2 * t + (i & 2 ? 8 : 0);
-                            plain |= uint32_t(expert[row * row_bytes + k / 2]) << (8 * i);
+                            const std::size_t row = mx_f16_tile_logical_row(tile, mx_f16_tile_row_of(g, i), d.rows, gate_up);
+                            plain |= uint32_t(expert[row * row_bytes + mx_f16_tile_k_of(p, j, t, i) / 2]) << (8 * i);
                         }
                         const uint32_t coded = mx_e2m1_encode(code, plain);
                         std::memcpy(dst + 4 * o, &coded, 4);
@@ -60,6 +54,7 @@ std::vector<uint8_t> lay_out_f16_tile_values(WeightRole role, const ExpertWeight
 std::vector<uint8_t> lay_out_f16_tile_scales(WeightRole role, const ExpertWeightDims& d,
                                              std::span<const uint8_t> scales) {
     require_tiles(role, d, scales.size(), 32);
+    const bool gate_up = role == WeightRole::gate_up;
     const int pairs = d.cols / 64, row_bytes = d.cols / 32;
     const std::size_t expert_bytes = std::size_t(d.rows) * row_bytes;
     std::vector<uint8_t> out(scales.size());
@@ -71,7 +66,9 @@ std::vector<uint8_t> lay_out_f16_tile_scales(WeightRole role, const ExpertWeight
             for (int p = 0; p < pairs; ++p)
                 for (int g = 0; g < 8; ++g)
                     for (int b = 0; b < 4; ++b, ++o)
-                        dst[o] = expert[logical_row(role, tile, b & 1 ? g + 8 : g, d.rows) * row_bytes + 2 * p + b / 2];
+                        dst[o] = expert[std::size_t(mx_f16_tile_logical_row(tile, mx_f16_tile_row_of(g, b), d.rows, gate_up)) *
+                                            row_bytes +
+                                        mx_f16_tile_scale_block(p, b)];
     }
     return out;
 }

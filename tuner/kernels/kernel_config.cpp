@@ -4,9 +4,13 @@
 #include <iterator>
 
 #include "common/fp4_weight_blocks.h"
+#include "common/mx_f16_code.h"
 #include "common/shared_operand_layout.h"
 
 namespace moetune::kernels {
+
+static_assert(kGemvMaxTokens == kMxF16GemvColumns, "the _gemv kernels serve a sort block's rows as B columns");
+
 namespace {
 
 template <std::size_t N>
@@ -42,7 +46,7 @@ std::optional<std::string> gemv_error(const KernelConfig& c) {
     if (stage1 ? c.tile_n != 64 : (c.tile_n != 16 && c.tile_n != 32 && c.tile_n != 64))
         return std::string(stage1 ? "gemv stage 1 needs tile_n 64 (one 32-column MX block of gate and up rows)"
                                   : "gemv stage 2 needs tile_n 16, 32 or 64 (1, 2 or 4 tiles of 16 rows)");
-    const int tiles = stage1 ? 4 : c.tile_n / 16;
+    const int tiles = stage1 ? kMxF16GemvStage1Tiles : c.tile_n / 16;
     if (c.warps % tiles != 0)
         return "gemv: " + std::to_string(c.warps) + " warps do not split " + std::to_string(tiles) + " tiles evenly";
     return std::nullopt;
@@ -71,7 +75,7 @@ bool reads_mx_rows(const KernelConfig& c) { return c.mx_rows; }
 bool reads_f16_rows(const KernelConfig& c) { return c.gemv; }
 
 int warps_per_gemv_tile(const KernelConfig& c) {
-    const int tiles = c.stage == Stage::gate_up ? 4 : c.tile_n / 16;
+    const int tiles = c.stage == Stage::gate_up ? kMxF16GemvStage1Tiles : c.tile_n / 16;
     return tiles > 0 ? c.warps / tiles : 0;
 }
 

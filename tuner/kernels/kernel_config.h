@@ -214,8 +214,9 @@ std::optional<DType> dtype_from_token(std::string_view token);
 std::string_view mma_path_token(MmaPath p);
 std::optional<MmaPath> mma_path_from_token(std::string_view token);
 
-// The most tokens a _gemv kernel serves: a sort block's rows are its product's 8 B columns, and an
-// expert holds at most one row a token.
+// The most tokens a _gemv kernel serves: a sort block's rows are its product's B columns
+// (kMxF16GemvColumns, common/mx_f16_code.h: kernel_config.cpp checks they agree), and an expert holds
+// at most one row a token.
 inline constexpr int kGemvMaxTokens = 8;
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128, 256};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/mx_f16_code.h"
 #include "common/shared_operand_layout.h"
 
 namespace moetune::kernels {
@@ -127,7 +128,7 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // sm_90a, session 64) gave 74-87 whatever the pairs in flight and the ring (the compiler moves the
         // register ring's loads toward their use), for a lane's 4 sums, 8 scale factors a pair and the
         // rows' operands: 80.
-        return ResourceEstimate{16 * 12 + c.warps * 8 * 16 * 4 + dynamic_shared_bytes(c), 80};
+        return ResourceEstimate{16 * 12 + c.warps * kMxF16GemvColumns * 16 * 4 + dynamic_shared_bytes(c), 80};
     }
     if (c.warp_specialised) {
         // A consumer thread's accumulators (its columns / 2 a row block, one or two row blocks) and ~40 for
@@ -169,9 +170,8 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
 }
 
 int dynamic_shared_bytes(const KernelConfig& c) {
-    // _gemv with _smem: each warp's ring of tile_k / 64 slots (kMxF16GemvSlotBytes: a pair's values and
-    // its lanes' scale words).
-    if (c.gemv) return c.shared_operands ? c.warps * (c.tile_k / 64) * (32 * 16 + 32 * 4) : 0;
+    // _gemv with _smem: each warp's ring of tile_k / 64 slots (a pair's values and its lanes' scale words).
+    if (c.gemv) return c.shared_operands ? c.warps * (c.tile_k / 64) * kMxF16GemvSlotBytes : 0;
     // Register-fed FP8 warpgroup products: two windows of 8 chunks of the tile's rows, 128 bytes each,
     // and 1024 to align them (MxMoeFp8RegisterGemm::kSharedBytes).
     if (register_fed_wgmma(c)) return 2 * 8 * c.tile_m * 128 + 1024;
