@@ -44,9 +44,10 @@ __device__ __forceinline__ void moe_gemv_stage1(const MoeStage1Args& args, unsig
     const MxF16GemvRows rows{act + row_of(g) * K, args.act_scale + row_of(2 * t) * (K / 32),
                              args.act_scale + row_of(2 * t + 1) * (K / 32)};
     float acc[4];
-    mx_f16_tile_share<D, RING>(reinterpret_cast<const mx_u32x4*>(args.w1) + tile * 32,
-                               reinterpret_cast<const moetune_u32*>(args.w1_scale) + tile * 8, first, pairs, rows,
-                               dynamic_shared + warp * D * kMxF16GemvSlotBytes, acc, [] {});
+    const mx_u32x4* w = reinterpret_cast<const mx_u32x4*>(args.w1) + tile * 32;
+    const moetune_u32* ws = reinterpret_cast<const moetune_u32*>(args.w1_scale) + tile * 8;
+    mx_f16_tile_share_of_block<D, RING>(token_of_row[1] < 0, w, ws, first, pairs, rows,
+                                        dynamic_shared + warp * D * kMxF16GemvSlotBytes, acc, [] {});
 
     __shared__ float part[kMxF16GemvStage1Tiles * S][kMxF16GemvColumns][16];  // [warp][column][tile row]
     mx_f16_gemv_store_sums(part, warp, acc);

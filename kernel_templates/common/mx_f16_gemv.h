@@ -82,8 +82,11 @@ struct MxF16GemvRows {
 // use), or in a ring of D slots in shared memory filled by cp.async (RING true; `ring` the warp's
 // D * kMxF16GemvSlotBytes bytes), which the compiler cannot move. `after_first_loads` runs once the
 // first D pairs are asked for (stage 2 waits for stage 1 there). Returns, in acc, the sums of rows
-// (g, g, g+8, g+8) by columns (2t, 2t+1, 2t, 2t+1), in units of the f16 code's 2^-14.
-template <int D, bool RING, class AfterFirstLoads>
+// (g, g, g+8, g+8) by columns (2t, 2t+1, 2t, 2t+1), in units of the f16 code's 2^-14. With COLUMNS 1
+// (a block of one row, whose other columns repeat it) only the first column's scales are read and
+// multiplied, acc[1] and acc[3] stay 0: at one token a lane's instructions a pair are what the stream
+// waits on beside its loads (the decode and the four products are fixed; the scaling is the rest).
+template <int D, bool RING, int COLUMNS, class AfterFirstLoads>
 __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const moetune_u32* __restrict__ ws, int first,
                                          int pairs, const MxF16GemvRows& rows, unsigned char* ring, float (&acc)[4],
                                          AfterFirstLoads after_first_loads) {
@@ -130,7 +133,6 @@ __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const m
                 ask(p + D, i);
             }
             const mx_u32x4 h0 = mx_load16_ldg(b_row + p * 64), h1 = mx_load16_ldg(b_row + p * 64 + 8);
-            const moetune_u32 c0 = mx_load2_ldg(s0 + p), c1 = mx_load2_ldg(s1 + p);
             float e0[4] = {0.f, 0.f, 0.f, 0.f}, e1[4] = {0.f, 0.f, 0.f, 0.f};
             mx_f16_gemv_step(e0, c.x, h0.x, h0.y);
             mx_f16_gemv_step(e0, c.y, h0.z, h0.w);
@@ -139,12 +141,16 @@ __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const m
             // Weight rows g / g+8 of blocks 2p / 2p+1 (sc's bytes), columns 2t / 2t+1 (c0, c1's bytes).
             const float lo0 = mx_f16_gemv_scale(sc), hi0 = mx_f16_gemv_scale(sc >> 8);
             const float lo1 = mx_f16_gemv_scale(sc >> 16), hi1 = mx_f16_gemv_scale(sc >> 24);
+            const moetune_u32 c0 = mx_load2_ldg(s0 + p);
             const float c0b0 = mx_f16_gemv_scale(c0), c0b1 = mx_f16_gemv_scale(c0 >> 8);
-            const float c1b0 = mx_f16_gemv_scale(c1), c1b1 = mx_f16_gemv_scale(c1 >> 8);
-            acc[0] += e0[0] * (lo0 * c0b0) + e1[0] * (lo1 * c0b1);
-            acc[1] += e0[1] * (lo0 * c1b0) + e1[1] * (lo1 * c1b1);
-            acc[2] += e0[2] * (hi0 * c0b0) + e1[2] * (hi1 * c0b1);
-            acc[3] += e0[3] * (hi0 * c1b0) + e1[3] * (hi1 * c1b1);
+            acc[0] = fmaf(e1[0], lo1 * c0b1, fmaf(e0[0], lo0 * c0b0, acc[0]));
+            acc[2] = fmaf(e1[2], hi1 * c0b1, fmaf(e0[2], hi0 * c0b0, acc[2]));
+            if constexpr (COLUMNS > 1) {
+                const moetune_u32 c1 = mx_load2_ldg(s1 + p);
+                const float c1b0 = mx_f16_gemv_scale(c1), c1b1 = mx_f16_gemv_scale(c1 >> 8);
+                acc[1] = fmaf(e1[1], lo1 * c1b1, fmaf(e0[1], lo0 * c1b0, acc[1]));
+                acc[3] = fmaf(e1[3], hi1 * c1b1, fmaf(e0[3], hi0 * c1b0, acc[3]));
+            }
             if constexpr (RING) {
 #if defined(__CUDA_ARCH__)
                 __syncwarp();  // the slot's words are in registers: refill it
@@ -153,6 +159,19 @@ __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const m
             }
         }
     }
+}
+
+// mx_f16_tile_share with the block's row count known: one B column where the block holds one row (every
+// block at one token, most at two), all of them otherwise. The choice is the workgroup's, so no warp diverges.
+template <int D, bool RING, class AfterFirstLoads>
+__device__ inline void mx_f16_tile_share_of_block(bool one_row, const mx_u32x4* __restrict__ w,
+                                                  const moetune_u32* __restrict__ ws, int first, int pairs,
+                                                  const MxF16GemvRows& rows, unsigned char* ring, float (&acc)[4],
+                                                  AfterFirstLoads after_first_loads) {
+    if (one_row)
+        mx_f16_tile_share<D, RING, 1>(w, ws, first, pairs, rows, ring, acc, after_first_loads);
+    else
+        mx_f16_tile_share<D, RING, kMxF16GemvColumns>(w, ws, first, pairs, rows, ring, acc, after_first_loads);
 }
 
 // The sums of each warp in shared memory, [warp][column][tile row], for the shares to meet: lane (g, t)'s
