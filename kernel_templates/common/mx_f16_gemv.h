@@ -84,8 +84,8 @@ struct MxF16GemvRows {
 // first D pairs are asked for (stage 2 waits for stage 1 there). Returns, in acc, the sums of rows
 // (g, g, g+8, g+8) by columns (2t, 2t+1, 2t, 2t+1), in units of the f16 code's 2^-14. With COLUMNS 1
 // (a block of one row, whose other columns repeat it) only the first column's scales are read and
-// multiplied, acc[1] and acc[3] stay 0: at one token a lane's instructions a pair are what the stream
-// waits on beside its loads (the decode and the four products are fixed; the scaling is the rest).
+// multiplied, acc[1] and acc[3] stay 0: a third fewer scaling instructions a pair, 2-3 % off a kernel's
+// time on an H100 (docs/kernel-design.md, "The few-token GEMVs").
 template <int D, bool RING, int COLUMNS, class AfterFirstLoads>
 __device__ inline void mx_f16_tile_share(const mx_u32x4* __restrict__ w, const moetune_u32* __restrict__ ws, int first,
                                          int pairs, const MxF16GemvRows& rows, unsigned char* ring, float (&acc)[4],
