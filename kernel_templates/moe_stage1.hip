@@ -41,7 +41,6 @@
 #include "common/test_break.h"
 #include "common/tile_walk.h"
 
-
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
           bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE, bool MX_ROWS>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {

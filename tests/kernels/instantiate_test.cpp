@@ -72,8 +72,8 @@ const std::vector<std::string> kPortableRepresentative = {
 
 // The few-token GEMVs (_gemv; moe_gemv_stage{1,2}.hip): stage 1 with pairs in flight in registers and
 // in the cp.async ring (also under _occ2: 64 registers), stage 2 of one tile and of four. Not in the
-// search space yet (the library does
-// not run them), so compiled here by name, on the test arch and (CUDA build) on the portable path.
+// search space yet (the library does not run them), so compiled here by name, on the test arch and (CUDA
+// build) on the portable path.
 const std::vector<std::string> kGemvRepresentative = {
     "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_gemv_gui",
     "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_smem_gemv_gui",

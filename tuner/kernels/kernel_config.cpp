@@ -35,6 +35,9 @@ bool wgmma_tile_builds(const KernelConfig& c) {
     return c.tile_m % kMxWarpgroupRows == 0 && (one_per_64_rows || side_by_side);
 }
 
+// _gemv: the 16-row weight tiles of a workgroup (stage 1: one 32-column MX block of gate and up rows).
+int gemv_tiles(const KernelConfig& c) { return c.stage == Stage::gate_up ? kMxF16GemvStage1Tiles : c.tile_n / 16; }
+
 // The _gemv kernels' own rules (moe_gemv_stage{1,2}.hip): nothing of the other loops' knobs.
 std::optional<std::string> gemv_error(const KernelConfig& c) {
     const bool stage1 = c.stage == Stage::gate_up;
@@ -46,7 +49,7 @@ std::optional<std::string> gemv_error(const KernelConfig& c) {
     if (stage1 ? c.tile_n != 64 : (c.tile_n != 16 && c.tile_n != 32 && c.tile_n != 64))
         return std::string(stage1 ? "gemv stage 1 needs tile_n 64 (one 32-column MX block of gate and up rows)"
                                   : "gemv stage 2 needs tile_n 16, 32 or 64 (1, 2 or 4 tiles of 16 rows)");
-    const int tiles = stage1 ? kMxF16GemvStage1Tiles : c.tile_n / 16;
+    const int tiles = gemv_tiles(c);
     if (c.warps % tiles != 0)
         return "gemv: " + std::to_string(c.warps) + " warps do not split " + std::to_string(tiles) + " tiles evenly";
     return std::nullopt;
@@ -75,7 +78,7 @@ bool reads_mx_rows(const KernelConfig& c) { return c.mx_rows; }
 bool reads_f16_rows(const KernelConfig& c) { return c.gemv; }
 
 int warps_per_gemv_tile(const KernelConfig& c) {
-    const int tiles = c.stage == Stage::gate_up ? kMxF16GemvStage1Tiles : c.tile_n / 16;
+    const int tiles = gemv_tiles(c);
     return tiles > 0 ? c.warps / tiles : 0;
 }
 
