@@ -6,5 +6,5 @@ TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 wait_old
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm new=$B \
   --rounds ${AB_ROUNDS:-2} --json $OUT/ab.json --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $AB_TOKS \
-  --rounds 5 > $L/ab.txt 2>&1
+  --rounds 5 ${AB_ARGS:-} > $L/ab.txt 2>&1
 stamp "bench_ab rc=$?"; cat $OUT/ab.md
