@@ -1,7 +1,7 @@
 # Device step for docs/pending item 30, the eight-row kernels (eight_rows.patch, applied by PRE=apply.sh; no old
 # build): their gate and runtime_gpu_test; `moetune measure` of the few-token register-fed kernels with their _r8
-# twins in one run at each of TOKS tokens; then bench_ab.py of the table of record against the same table with
-# _r8 kernels in its rows of at most 8 tokens: one binary, the r8 arm a wrapper that hands it the other table.
+# twins in one run at each of TOKS tokens; then table_ab.sh: the table of record against the same table with _r8
+# kernels in its rows of at most 8 tokens (table_r8.csv).
 #   P=docs/pending/device/eight_rows.patch; PRE=apply.sh APPLY=$P [TOKS=1,2,4,8] [AB_TOKS=1,2,4,8] TARGETS="moe_stage_kernels_test runtime_gpu_test" STEPS=r8.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
@@ -19,11 +19,7 @@ for row in rows[1:]:
         row[k1], row[k2] = r8(row[k1]), r8(row[k2])
 csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(rows)
 PY
-printf '#!/bin/bash\nargs=(); for a in "$@"; do [ "$a" = %s ] && a=%s; args+=("$a"); done\nexec %s "${args[@]}"\n' \
-  "$TB" "$T8" "$PWD/$B" > /tmp/r8arm && chmod +x /tmp/r8arm
 TOKS=${TOKS:-1,2,4,8}
 for m in ${TOKS//,/ }; do measure_into measure_r8_$m $m 't16x.*_nt_wgmma(_r8)?(_gui)?$'; cp $L/measure_r8_$m.txt $OUT/; done
-timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm plain=$B --arm r8=/tmp/r8arm --rounds ${AB_ROUNDS:-2} \
-  --json $OUT/r8_ab.json --markdown $OUT/r8_ab.md -- --shapes $S --tuned $TB --tokens ${AB_TOKS:-1,2,4,8} --rounds 5 \
-  > $L/r8_ab.txt 2>&1
-stamp "bench_ab rc=$?"; cat $OUT/r8_ab.md
+TB2=$T8; AB_TOKS=${AB_TOKS:-1,2,4,8}
+source $D/table_ab.sh
