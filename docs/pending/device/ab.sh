@@ -2,7 +2,6 @@
 # times (default 2), with the table of record; the table to $OUT/ab.md, every run to $OUT/ab.json.
 #   PARTS=... PRE=old.sh AB_TOKS=2048,4096 [AB_ROUNDS=2] TARGETS="" STEPS=ab.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 wait_old
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm main=/tmp/old-build/moetune --arm new=$B \
   --rounds ${AB_ROUNDS:-2} --json $OUT/ab.json --markdown $OUT/ab.md -- --shapes $S --tuned $TB --tokens $AB_TOKS \

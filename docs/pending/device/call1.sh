@@ -10,7 +10,6 @@
 #    (scripts/bench_ab.py: both arms' rounds and the medians' difference per bucket),
 #    ncu per kernel at 4096 tokens; with F4W=1, `moetune measure` of the t128x256 `_ws`/`_f4w` kernels at
 #    1024, 2048 and 4096 tokens, main's build and this one in turn.
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 PARTS=${PARTS:-9}
 source $D/parts.sh
 part() { wanted "$PARTS" "$(ls docs/pending/$1-*.patch)"; }  # part N: this tree has part N

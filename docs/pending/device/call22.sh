@@ -9,7 +9,6 @@ if [ "${MX_GATES:-1}" != 0 ]; then
   gate mxr 300 moe_stage_kernels_test "the register-fed stage 1*,shared-operand kernels match the reference,FP8 warpgroup products keep FP32 sums over a long K"
   runtime_test
 fi
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
 mx_rows_table $TB $MX
 grep -c "_mxr" $MX

@@ -9,7 +9,6 @@ for m in ${MX_TOKS:-1 2 8 32}; do
   measure_into measure_s1_$m $m "${MX_S1:-moe1_.*_t16x64x(512|1024)_w4_nt_wgmma_(mxr_)?gui(_fp8)?\$|moe1_.*_t16x128x512_nt_wgmma_(mxr_)?gui(_fp8)?\$}"
   measure_into measure_s2_$m $m "${MX_S2:-moe2_.*_t16x128x(256|512)_atomic_nt_wgmma(_mxr)?\$}"
 done
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$OUT/mx_rows_table.csv
 mx_rows_table $TB $MX
 table_arm table $B $TB; table_arm mx $B $MX

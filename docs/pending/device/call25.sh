@@ -10,7 +10,6 @@ gate splitk 400 moe_stage_kernels_test "split-K register-fed stage-2 kernels*,sh
 for m in ${SK_TOKS:-1 2 4 8 16 32}; do
   measure_into measure_s2_$m $m "${SK_S2:-moe2_.*_t16x(64|128|256)x(256|512)_atomic_(w4_|w16_)?nt_wgmma(_sk[236])?\$}"
 done
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 SK=$OUT/sk_table.csv
 python3 $D/fastest_stage2_table.py --token _sk $TB $SK $L/measure_s2_*.txt
 table_arm table $B $TB; table_arm sk $B $SK

@@ -8,7 +8,6 @@
 #   PRE=mx_space.sh TARGETS="data_gpu_test" [FULL=0] [ROUTINGS=1] STEPS=call26.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 gate sort 120 data_gpu_test "[sort]" || true
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 MX=$L/mx_rows_table.csv
 mx_rows_table $TB $MX
 table_arm table $B $TB; table_arm mx $B $MX

@@ -11,7 +11,6 @@ if [ "${CTEST:-1}" = 1 ]; then
   grep -E "tests passed|Test +#|FAILED|failed" $L/ctest.log | tail -6; cp $L/ctest.log $OUT/ctest_handoff.log
 fi
 source $D/passes_case.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 TOKS=${SWEEP_TOKENS:-1024,4096}
 timeout $(( $(left) - 150 )) $B sweep --shapes $S --tokens $TOKS -o $OUT/sweep.csv --report $OUT/sweep.json \
   --profile-out $L/profile.csv --cache-dir /tmp/kc > $L/sweep.txt 2>&1; stamp "sweep rc=$?"

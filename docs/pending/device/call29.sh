@@ -6,7 +6,6 @@
 # stage 2's weights are not in L2 from the call before, as in a model whose next MoE call is another layer's).
 #   TARGETS="runtime_gpu_test" [L2_TOKS=1,2] [L2_ROUNDS=5] [L2_ARGS=…] STEPS=call29.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 if [ -x build-dev/runtime_gpu_test ]; then
   (cd build-dev && timeout 120 ./runtime_gpu_test > $L/runtime_l2.txt 2>&1); stamp "runtime_gpu_test rc=$?"; tail -2 $L/runtime_l2.txt
 fi

@@ -5,7 +5,6 @@
 # merged table's last round; then the gpu label but measure_all_candidates_test (call 2's) when the call's limit
 # leaves room.
 #   [LIMIT=s: the call's limit, 580 by default] [SWEEP_S=s: the sweep's, 200; it resumes] TARGETS="<call 2's>" STEPS=call3.sh bash docs/pending/device/p.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 timeout ${SWEEP_S:-200} $B sweep --shapes $S --tokens ${SWEEP_TOKENS:-1024,2048} --mma fp8 --kernels 'x256x128_.*smem_wgmma_ws' \
   -o $OUT/sweep.csv --profile-out $L/profile.csv > $L/sweep.txt 2>&1; stamp "sweep rc=$?"
 tail -4 $L/sweep.txt

@@ -6,7 +6,6 @@
 #   PRE=l2_ahead.sh TARGETS="" [PROBE=0] [AHEAD_LIST="8 16"] [L2_AHEAD_TOKS=1,2,4,8,16] STEPS=call30.sh bash docs/pending/device/p.sh
 source $D/steps.sh
 [ "${PROBE:-1}" = 1 ] && source $D/probe30.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 KS1='moe1_.*_t16x64x512_w4_nt_wgmma_gui$'; KS2='moe2_.*_t16x128x256_atomic_nt_wgmma$'
 for a in 0 ${AHEAD_LIST:-8 16}; do
   export MOETUNE_WEIGHTS_L2_AHEAD=$a

@@ -4,7 +4,6 @@
 # at start (--hbm-tbps 0 --peak-tflops 0: kernel_templates/peak_probes.hip) and the default 8 routings, then the gpu
 # tests the session touched (measure, bench, sweep) and moe_stage_kernels_test.
 #   TARGETS="measure_gpu_test bench_gpu_test sweep_gpu_test moe_stage_kernels_test" STEPS=call31.sh bash docs/pending/device/p.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 K1='t16x64x512_w4_nt_wgmma_gui$|t16x128x256_atomic_nt_wgmma$'
 for m in 1 2; do
   for r in 1 8; do

@@ -5,7 +5,6 @@
 # Session 57 ran it for part 7 (the read-only HBM stream, landed since): on an H200 the one-token bench's HBM line
 # gives that card's measured ceiling beside the anchors' 4.27 TB/s.
 #   TARGETS="bench_gpu_test" STEPS=call33.sh bash docs/pending/device/p.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   timeout 100 $B bench --shapes $S --tuned $TB --rounds 3 --json $OUT/bench.json > $OUT/bench.txt 2>&1; stamp "bench rc=$?"
   tail -16 $OUT/bench.txt | cut -c1-100

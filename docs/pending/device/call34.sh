@@ -9,7 +9,6 @@
 # four stage-2 kernels alone (`moetune measure`), to part the pairing from the kernels' own time.
 #   TARGETS="" STEPS=call34.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 W4=$L/stage2_w4_table.csv
 awk -F, 'BEGIN{OFS=","} NR>1 && $3<=4 {sub(/_t16x128x/, "_t16x64x", $21); sub(/_atomic_nt_wgmma$/, "_atomic_w4_nt_wgmma", $21)} {print}' \
   $TB > $W4

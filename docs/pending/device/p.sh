@@ -11,6 +11,7 @@ trap 'tar czf $OUT/logs.tgz -C $L .' EXIT
 T0=$(date +%s); stamp() { echo "[$(( $(date +%s) - T0 ))s] $*"; }
 left() { echo $(( ${LIMIT:-580} - ($(date +%s) - T0) )); }  # seconds of the call's limit (LIMIT) left
 S=shapes/dsv41_flash_ep4_a8w4.csv; B=build-dev/moetune
+TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv  # the table of record, for every step
 for pre in ${PRE:-}; do source $D/$pre; done
 [ -f build-dev/build.ninja ] || cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release > $L/cmake.log 2>&1
 # A file that differed from HEAD in the last call (a PRE's patch, an uncommitted change) comes back to HEAD's content

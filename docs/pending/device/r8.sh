@@ -4,7 +4,6 @@
 # kernels in its rows of at most 8 tokens (table_r8.csv).
 #   P=docs/pending/device/eight_rows.patch; PRE=apply.sh APPLY=$P [TOKS=1,2,4,8] [AB_TOKS=1,2,4,8] TARGETS="moe_stage_kernels_test runtime_gpu_test" STEPS=r8.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 gate r8 300 moe_stage_kernels_test "eight-row register-fed kernels match the reference at up to 8 tokens"
 runtime_test
 T8=$OUT/table_r8.csv

@@ -4,7 +4,6 @@
 # $OUT/table_ab.json.
 #   TB2=path AB_TOKS=1,2 [AB_ROUNDS=2] TARGETS="" STEPS=table_ab.sh bash docs/pending/device/p.sh
 source $D/steps.sh
-TB=docs/results/2026-12-05-h200-f4w-1024/dsv41_flash_ep4_a8w4_tuned.csv
 printf '#!/bin/bash\nargs=(); for a in "$@"; do [ "$a" = %s ] && a=%s; args+=("$a"); done\nexec %s "${args[@]}"\n' \
   "$TB" "$TB2" "$PWD/$B" > /tmp/other_table_arm && chmod +x /tmp/other_table_arm
 timeout $(( $(left) - 10 )) python3 scripts/bench_ab.py --arm record=$B --arm other=/tmp/other_table_arm \
