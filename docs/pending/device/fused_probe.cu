@@ -1,0 +1,326 @@
+// Experiment (not project code, session 67; docs/pending item 32): one token's whole MoE in one persistent launch.
+// The library runs one token as five kernels (the sort beside the activation quantisation, stage 1, the
+// quantisation of its output, stage 2): each launch ramps up and drains, stage 2 streams its 31 MB only after
+// stage 1's last workgroup, and on the H200 the two stage kernels alone take 23.8 + 13.9 µs where their 90 MB
+// stream in ~25 µs at the 3.5-3.6 TB/s stream_probe.cu measured. Here one grid of one workgroup an SM takes work
+// items from a counter, all of stage 1's before any of stage 2's (so a workgroup that waits for stage 1 only waits
+// for items already running: no deadlock, whatever the grid):
+//   - at its start each workgroup quantises the bf16 token (MXFP8, the project's rule: mx_types.h) into shared
+//     memory as gemv_probe's f16 token, after asking L2 for its first item's weights;
+//   - a stage-1 item is T1 16-row tiles (8 gate + 8 up rows of one expert), each over W / T1 warps splitting K
+//     (gemv_probe's tile_share, f16 products); it writes SiLU(g) * u as bf16 (what the library's stage 1 writes)
+//     and counts its tiles done;
+//   - a stage-2 item is 16 output rows of all kTopk experts: its workgroup bulk-copies those weights (98 KB) into
+//     shared memory first, then waits for stage 1's count, quantises the bf16 intermediate rows (MXFP8, once a
+//     workgroup) into shared memory, and writes the weighted sum over the experts as bf16: no atomics, no pass
+//     between the stages, and stage 2's weights stream while stage 1's last items run.
+// Weights of 96 experts in gemv_probe's layout, 8 routings of 5 in turn; checked against the host reference
+// (stage 1's bf16 rows and the output), then timed as gemv_probe times (median of 30 graph replays of 8 launches,
+// one a routing, per launch). Compare with `moetune bench --tokens 1` on the same machine (call44.sh).
+// nvcc -O3 -std=c++17 -arch=sm_90a -o fused_probe fused_probe.cu && ./fused_probe
+#include "gemv_probe.cuh"
+#include "../../../kernel_templates/common/mbarrier.h"
+#include "../../../kernel_templates/common/mx_types.h"
+
+struct FusedSync {
+    int next;    // the next work item
+    int done1;   // stage-1 tiles done
+    int exited;  // workgroups past their last item; the last one zeroes all three for the next launch
+};
+
+struct FusedArgs {
+    const uint4* w1;             // stage 1's layout: [E][kGroups1][kPairs1][32] uint4, scales [..][8] words
+    const unsigned* s1;
+    const uint4* w2;             // stage 2's layout: [E][kGroups2][kPairs2][32] uint4, scales [..][8] words
+    const unsigned* s2;
+    const __nv_bfloat16* x;      // [kModel] the token
+    const int* experts;          // [kRoutings][kTopk]
+    const float* weights;        // [kRoutings][kTopk]
+    int routing;
+    __nv_bfloat16* mid;          // [kTopk][kInter] SiLU(g) * u
+    __nv_bfloat16* out;          // [kModel]
+    FusedSync* sync;
+    bool stage1_only;            // hand out stage 1's items only (its phase timed alone; `out` not written)
+};
+
+constexpr int kW2Slot = kPairs2 * 512, kS2Slot = kPairs2 * 32;  // one expert's 16-row stage-2 tile: bytes
+constexpr int kStage2Smem = kTopk * (kW2Slot + kS2Slot) + kTopk * kInter * 2 + kTopk * kPairs2 * 2;
+template <int W, int D, int LOADER>
+constexpr int stage1_smem() {
+    return (LOADER == 2 ? W * D * kSlotVec * 16 : 0) + kModel * 2 + kPairs1 * 2;
+}
+template <int W, int D, int LOADER>
+constexpr int fused_smem() {
+    return stage1_smem<W, D, LOADER>() > kStage2Smem ? stage1_smem<W, D, LOADER>() : kStage2Smem;
+}
+
+// MXFP8 quantisation of `rows` bf16 rows of `len` (a multiple of 64) as the f16 token of gemv_probe's MATH 3: each
+// 32-element block's e4m3 values as f16 halves at f16_position (row by row) and its e8m0 scale byte (two a block
+// pair). One thread a block. Loads through L2 (ld.global.cg): the intermediate rows are written in this launch.
+__device__ inline void quantize_rows_f16(const __nv_bfloat16* src, int rows, int len, unsigned short* halves,
+                                         unsigned char* scales) {
+    const int blocks = rows * len / 32;
+    for (int b = threadIdx.x; b < blocks; b += blockDim.x) {
+        float v[32];
+        const uint4* p = reinterpret_cast<const uint4*>(src) + b * 4;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const uint4 u = __ldcg(p + q);
+            const unsigned words[4] = {u.x, u.y, u.z, u.w};
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+                v[q * 8 + 2 * i] = mx_bf16_to_float(words[i] & 0xFFFF), v[q * 8 + 2 * i + 1] = mx_bf16_to_float(words[i] >> 16);
+        }
+        float amax = 0.f;
+#pragma unroll
+        for (int i = 0; i < 32; ++i) amax = fmaxf(amax, fabsf(v[i]));
+        const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+        const int row = b / (len / 32), first = (b % (len / 32)) * 32;
+        unsigned short* out = halves + row * len;
+#pragma unroll
+        for (int i = 0; i < 32; i += 2) {
+            const unsigned short pair = mx_quantize_mxfp8_pair(v[i], v[i + 1], scale);
+            out[f16_position(first + i)] = __half_as_ushort(__float2half_rn(mx_e4m3fn_to_float(pair & 0xFF)));
+            out[f16_position(first + i + 1)] = __half_as_ushort(__float2half_rn(mx_e4m3fn_to_float(pair >> 8)));
+        }
+        scales[b] = scale;
+    }
+}
+
+// L2 asked for `bytes` from p in one bulk request (memory.h's mx_prefetch_l2_bulk, whose header needs the
+// project's vendor mapping).
+__device__ inline void prefetch_l2(const void* p, unsigned bytes) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+}
+
+__device__ inline int load_acquire(const int* p) {
+    int v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// W warps a workgroup; a stage-1 item is T1 tiles of W / T1 warps each; tile_share's D and LOADER.
+template <int W, int T1, int D, int LOADER>
+__global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
+#if MOETUNE_WGMMA_AVAILABLE  // the bulk copies and barriers of mbarrier.h: sm_90a's device pass
+    constexpr int S1 = W / T1, NP1 = kPairs1 / S1, S2 = W / kTopk, NP2 = kPairs2 / S2;
+    static_assert(W % T1 == 0 && kPairs1 % S1 == 0 && W % kTopk == 0 && kPairs2 % S2 == 0, "warps split the pairs");
+    constexpr int kTiles1 = kTopk * kGroups1, kItems1 = kTiles1 / T1;
+    const int items = a.stage1_only ? kItems1 : kItems1 + kGroups2;
+    extern __shared__ uint4 smem_ring[];  // tile_share's ring (LOADER 2) at its start
+    unsigned char* const base = reinterpret_cast<unsigned char*>(smem_ring);
+    // Stage 1's part (the ring, then the token) and stage 2's (its weights, their scales, the intermediate rows)
+    // overlap: a workgroup that has taken a stage-2 item takes no stage-1 item again.
+    uint4* const tok_h = reinterpret_cast<uint4*>(base + (LOADER == 2 ? W * D * kSlotVec * 16 : 0));
+    unsigned short* const tok_s = reinterpret_cast<unsigned short*>(tok_h + kModel / 8);
+    const uint4* const wbuf = smem_ring;
+    const unsigned* const sbuf = reinterpret_cast<const unsigned*>(base + kTopk * kW2Slot);
+    uint4* const mid_h = reinterpret_cast<uint4*>(base + kTopk * (kW2Slot + kS2Slot));
+    unsigned short* const mid_s = reinterpret_cast<unsigned short*>(mid_h + kTopk * kInter / 8);
+    __shared__ float part[W][16];
+    __shared__ moetune_u64 bar;
+    __shared__ int item_s;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const int* const experts = a.experts + a.routing * kTopk;
+    auto tile_of = [&](int tile) {  // stage-1 tile (slot * kGroups1 + r): its first pair in w1's layout
+        return ((long long)experts[tile / kGroups1] * kGroups1 + tile % kGroups1) * kPairs1;
+    };
+    if (threadIdx.x == 0) {
+        mx_mbarrier_init(&bar, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        item_s = atomicAdd(&a.sync->next, 1);
+        for (int q = 0; q < T1 && item_s < kItems1; ++q) prefetch_l2(a.w1 + tile_of(item_s * T1 + q) * 32, kPairs1 * 512);
+    }
+    quantize_rows_f16(a.x, 1, kModel, reinterpret_cast<unsigned short*>(tok_h), reinterpret_cast<unsigned char*>(tok_s));
+    mx_fence_shared_for_async();  // every thread: its writes to shared memory before any bulk copy overwrites them
+    __syncthreads();
+    unsigned phase = 0;
+    bool mid_ready = false;
+    for (int item = item_s; item < items;) {
+        if (item < kItems1) {
+            const int share = warp % S1, tile = item * T1 + warp / S1;
+            const long long first = tile_of(tile) + share * NP1;
+            const float2 v = tile_share<NP1, D, LOADER, 3, true>(a.w1 + first * 32, a.s1 + first * 8, tok_h,
+                                                                  tok_s + share * NP1, tok_h + share * NP1 * 8);
+            if (t == 0) part[warp][g] = v.x, part[warp][8 + g] = v.y;
+            __syncthreads();
+            if (threadIdx.x < 8 * T1) {
+                const int q = threadIdx.x / 8, i = threadIdx.x % 8, done = item * T1 + q;
+                float gate = 0.f, up = 0.f;
+#pragma unroll
+                for (int k = 0; k < S1; ++k) gate += part[q * S1 + k][i], up += part[q * S1 + k][8 + i];
+                a.mid[(done / kGroups1) * kInter + (done % kGroups1) * 8 + i] =
+                    __float2bfloat16(gate / (1.f + __expf(-gate)) * up);
+                __threadfence();
+            }
+            __syncthreads();
+            if (threadIdx.x == 0) atomicAdd(&a.sync->done1, T1);
+        } else {
+            const int r = item - kItems1;
+            if (threadIdx.x == 0) {  // this tile's weights of every expert into shared memory, before any wait
+                mx_mbarrier_arrive_expect_bytes(&bar, kTopk * (kW2Slot + kS2Slot));
+                for (int slot = 0; slot < kTopk; ++slot) {
+                    const long long first = ((long long)experts[slot] * kGroups2 + r) * kPairs2;
+                    mx_bulk_copy(base + slot * kW2Slot, a.w2 + first * 32, kW2Slot, &bar);
+                    mx_bulk_copy(base + kTopk * kW2Slot + slot * kS2Slot, a.s2 + first * 8, kS2Slot, &bar);
+                }
+            }
+            if (!mid_ready) {  // stage 1 done: its rows quantised once into this workgroup's shared memory
+                if (threadIdx.x == 0)  // a wrong count stops the launch (an error) instead of hanging the call
+                    for (long long n = 0; load_acquire(&a.sync->done1) < kTiles1; ++n) {
+                        if (n > (1ll << 25)) __trap();
+                        __nanosleep(64);
+                    }
+                __syncthreads();
+                quantize_rows_f16(a.mid, kTopk, kInter, reinterpret_cast<unsigned short*>(mid_h),
+                                  reinterpret_cast<unsigned char*>(mid_s));
+                __syncthreads();
+                mid_ready = true;
+            }
+            mx_mbarrier_wait(&bar, phase);
+            phase ^= 1;
+            const int slot = warp / S2, share = warp % S2;
+            float lo = 0.f, hi = 0.f;
+#pragma unroll 4
+            for (int p = share * NP2; p < (share + 1) * NP2; ++p) {
+                const int sp = slot * kPairs2 + p;
+                pair_f16(wbuf[sp * 32 + lane], sbuf[sp * 8 + g], mid_h[sp * 8 + t * 2], mid_h[sp * 8 + t * 2 + 1],
+                         mid_s[sp], lo, hi);
+            }
+            const float wt = a.weights[a.routing * kTopk + slot];
+            if (t == 0) part[warp][g] = lo * wt, part[warp][8 + g] = hi * wt;
+            __syncthreads();
+            if (threadIdx.x < 16) {
+                float sum = 0.f;
+#pragma unroll
+                for (int k = 0; k < W; ++k) sum += part[k][threadIdx.x];
+                a.out[r * 16 + threadIdx.x] = __float2bfloat16(sum);
+            }
+        }
+        mx_fence_shared_for_async();
+        __syncthreads();  // part and this item's shared memory read (the fence: before the next bulk copies); item_s free
+        if (threadIdx.x == 0) item_s = atomicAdd(&a.sync->next, 1);
+        __syncthreads();
+        item = item_s;
+    }
+    if (threadIdx.x == 0 && atomicAdd(&a.sync->exited, 1) == int(gridDim.x) - 1) {
+        a.sync->next = 0;
+        a.sync->done1 = 0;
+        a.sync->exited = 0;
+    }
+#endif
+}
+
+template <int V>
+using C = std::integral_constant<int, V>;
+
+int main() {
+    cudaDeviceProp prop;
+    const ProbeWeights pw = start_probe(prop);
+    unsigned *w1 = pw.w1, *s1 = pw.s1, *w2 = pw.w2, *s2 = pw.s2;
+
+    // The token (bf16, a few magnitudes) and 8 routings of kTopk distinct experts with their weights.
+    std::mt19937 rng(7);
+    std::normal_distribution<float> normal(0.f, 1.f);
+    std::vector<__nv_bfloat16> tok(kModel);
+    for (int k = 0; k < kModel; ++k) tok[k] = __float2bfloat16(normal(rng) * std::ldexp(1.f, int(rng() % 5) - 2));
+    std::vector<int> experts(kRoutings * kTopk);
+    std::vector<float> weights(kRoutings * kTopk);
+    make_routings(rng, experts, weights);
+    __nv_bfloat16 *d_tok, *d_mid, *d_out;
+    int* d_exp;
+    float* d_wt;
+    FusedSync* d_sync;
+    CK(cudaMalloc(&d_tok, kModel * 2));
+    CK(cudaMalloc(&d_mid, kTopk * kInter * 2));
+    CK(cudaMalloc(&d_out, kModel * 2));
+    CK(cudaMalloc(&d_exp, experts.size() * 4));
+    CK(cudaMalloc(&d_wt, weights.size() * 4));
+    CK(cudaMalloc(&d_sync, sizeof(FusedSync)));
+    CK(cudaMemset(d_sync, 0, sizeof(FusedSync)));
+    CK(cudaMemcpy(d_tok, tok.data(), kModel * 2, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_exp, experts.data(), experts.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_wt, weights.data(), weights.size() * 4, cudaMemcpyHostToDevice));
+
+    // Host reference of routing 0 with the kernel's quantisations: the token's MXFP8 values, stage 1 on them (f16
+    // reading of the weights), its rows rounded to bf16 and quantised, stage 2 on those.
+    auto mxfp8_values = [](const float* v, int n) {
+        std::vector<double> out(n);
+        for (int b = 0; b < n / 32; ++b) {
+            float amax = 0.f;
+            for (int i = 0; i < 32; ++i) amax = std::max(amax, std::fabs(v[b * 32 + i]));
+            const unsigned char scale = mx_mxfp8_scale_from_amax(amax);
+            for (int i = 0; i < 32; ++i)
+                out[b * 32 + i] = double(mx_e4m3fn_to_float(mx_quantize_mxfp8_element(v[b * 32 + i], scale))) *
+                                  std::ldexp(1.0, int(scale) - 127);
+        }
+        return out;
+    };
+    std::vector<float> tokf(kModel);
+    for (int k = 0; k < kModel; ++k) tokf[k] = __bfloat162float(tok[k]);
+    const std::vector<double> tokv = mxfp8_values(tokf.data(), kModel);
+    std::vector<double> ref1(kTopk * kInter), mag1(kTopk * kInter), ref2(kModel, 0.0), mag2(kModel, 0.0);
+    reference1(w1, s1, experts.data(), tokv.data(), true, ref1, mag1);
+    std::vector<float> midf(kTopk * kInter);
+    for (size_t i = 0; i < midf.size(); ++i) midf[i] = mx_round_to_bf16(float(ref1[i]));
+    const std::vector<double> midv = mxfp8_values(midf.data(), kTopk * kInter);
+    reference2(w2, s2, experts.data(), weights.data(), midv.data(), true, ref2, mag2);
+
+    FusedArgs args{(const uint4*)w1, s1, (const uint4*)w2, s2, d_tok, d_exp, d_wt, 0, d_mid, d_out, d_sync, false};
+    const double bytes1 = double(kTopk) * kGroups1 * kPairs1 * 544, bytes = bytes1 + double(kTopk) * kGroups2 * kPairs2 * 544;
+    bool ok = true;
+    auto run = [&](auto w, auto t1, auto d, auto loader) {
+        constexpr int W = decltype(w)::value, T1 = decltype(t1)::value, D = decltype(d)::value, L = decltype(loader)::value;
+        constexpr int smem = fused_smem<W, D, L>();
+        auto kernel = fused<W, T1, D, L>;
+        CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, kernel));
+        int per_sm = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, W * 32, smem));
+        const int grid = per_sm * prop.multiProcessorCount;
+        std::printf("fused W=%d T1=%d D=%d loader %d (%d regs, %d KB shared): grid %d x %d warps\n", W, T1, D, L,
+                    fa.numRegs, (smem + fa.sharedSizeBytes) / 1024, grid, W);
+        if (grid == 0) {
+            std::printf("    skipped: does not fit an SM\n");
+            return;
+        }
+        // Routing 0 checked, before the timed launches and after them (the counters' reset between launches).
+        auto checked = [&](const char* when) {
+            CK(cudaMemset(d_mid, 0, kTopk * kInter * 2));
+            CK(cudaMemset(d_out, 0, kModel * 2));
+            kernel<<<grid, W * 32, smem>>>(args);
+            CK(cudaGetLastError());
+            CK(cudaDeviceSynchronize());
+            std::printf("  %s: stage 1's rows, then the output\n", when);
+            ok &= check(d_mid, ref1, mag1);
+            ok &= check(d_out, ref2, mag2);
+        };
+        auto timed = [&](bool stage1_only) {
+            return time_graph([&](cudaStream_t st) {
+                for (int r = 0; r < kRoutings; ++r) {
+                    FusedArgs b = args;
+                    b.routing = r;
+                    b.stage1_only = stage1_only;
+                    kernel<<<grid, W * 32, smem, st>>>(b);
+                }
+            });
+        };
+        checked("first launch");
+        const float us = timed(false), us1 = timed(true);
+        checked("after the timed launches");
+        std::printf("    %.2f us a token, %.2f TB/s of weights (%.1f MB); stage 1's items alone %.2f us (%.2f TB/s)\n", us,
+                    bytes / us / 1e6, bytes / 1e6, us1, bytes1 / us1 / 1e6);
+    };
+    // (W, T1, D, LOADER): the workgroup's warps, the tiles of a stage-1 item, tile_share's loads in flight and loader.
+    run(C<20>{}, C<2>{}, C<8>{}, C<0>{});
+    run(C<20>{}, C<1>{}, C<4>{}, C<0>{});
+    run(C<20>{}, C<4>{}, C<8>{}, C<0>{});
+    run(C<20>{}, C<2>{}, C<8>{}, C<1>{});
+    run(C<20>{}, C<2>{}, C<4>{}, C<2>{});
+    run(C<10>{}, C<1>{}, C<8>{}, C<0>{});
+    run(C<10>{}, C<2>{}, C<8>{}, C<0>{});
+    run(C<15>{}, C<3>{}, C<8>{}, C<0>{});
+    std::printf("%s\n", ok ? "all checks passed" : "SOME CHECKS FAILED");
+    return ok ? 0 : 1;
+}
