@@ -6,7 +6,8 @@
 // items from a counter, all of stage 1's before any of stage 2's (so a workgroup that waits for stage 1 only waits
 // for items already running: no deadlock, whatever the grid):
 //   - at its start each workgroup quantises the bf16 token (MXFP8, the project's rule: mx_types.h) into shared
-//     memory as gemv_probe's f16 token, after asking L2 for its first item's weights;
+//     memory as gemv_probe's f16 token, after asking L2 for its first item's weights; each item takes the next
+//     from the counter as it starts and asks L2 for that one's weights, so no item waits on the counter or DRAM;
 //   - a stage-1 item is T1 16-row tiles (8 gate + 8 up rows of one expert), each over W / T1 warps splitting K
 //     (gemv_probe's tile_share, f16 products); it writes SiLU(g) * u as bf16 (what the library's stage 1 writes)
 //     and counts its tiles done;
@@ -119,24 +120,44 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
     unsigned short* const mid_s = reinterpret_cast<unsigned short*>(mid_h + kTopk * kInter / 8);
     __shared__ float part[W][16];
     __shared__ moetune_u64 bar;
-    __shared__ int item_s;
+    __shared__ int item_s[2];  // the next item, fetched while this one runs; two, so no reader meets the next write
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int* const experts = a.experts + a.routing * kTopk;
     auto tile_of = [&](int tile) {  // stage-1 tile (slot * kGroups1 + r): its first pair in w1's layout
         return ((long long)experts[tile / kGroups1] * kGroups1 + tile % kGroups1) * kPairs1;
     };
+    auto w2_of = [&](int slot, int r) { return ((long long)experts[slot] * kGroups2 + r) * kPairs2; };
+    // Thread 0: the next item from the counter into item_s[k], its weights and scales asked of L2 (where this
+    // workgroup's loads or bulk copies then find them).
+    auto fetch = [&](int k) {
+        const int item = item_s[k] = atomicAdd(&a.sync->next, 1);
+        if (item < kItems1) {
+            for (int q = 0; q < T1; ++q) {
+                const long long first = tile_of(item * T1 + q);
+                prefetch_l2(a.w1 + first * 32, kPairs1 * 512);
+                prefetch_l2(a.s1 + first * 8, kPairs1 * 32);
+            }
+        } else if (item < items) {
+            for (int slot = 0; slot < kTopk; ++slot) {
+                const long long first = w2_of(slot, item - kItems1);
+                prefetch_l2(a.w2 + first * 32, kW2Slot);
+                prefetch_l2(a.s2 + first * 8, kS2Slot);
+            }
+        }
+    };
     if (threadIdx.x == 0) {
         mx_mbarrier_init(&bar, 1);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        item_s = atomicAdd(&a.sync->next, 1);
-        for (int q = 0; q < T1 && item_s < kItems1; ++q) prefetch_l2(a.w1 + tile_of(item_s * T1 + q) * 32, kPairs1 * 512);
+        fetch(0);
     }
     quantize_rows_f16(a.x, 1, kModel, reinterpret_cast<unsigned short*>(tok_h), reinterpret_cast<unsigned char*>(tok_s));
     mx_fence_shared_for_async();  // every thread: its writes to shared memory before any bulk copy overwrites them
     __syncthreads();
     unsigned phase = 0;
     bool mid_ready = false;
-    for (int item = item_s; item < items;) {
+    int k = 0;  // item_s[k] holds this item
+    for (int item = item_s[0]; item < items;) {
+        if (threadIdx.x == 0) fetch(k ^ 1);
         if (item < kItems1) {
             const int share = warp % S1, tile = item * T1 + warp / S1;
             const long long first = tile_of(tile) + share * NP1;
@@ -160,7 +181,7 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
             if (threadIdx.x == 0) {  // this tile's weights of every expert into shared memory, before any wait
                 mx_mbarrier_arrive_expect_bytes(&bar, kTopk * (kW2Slot + kS2Slot));
                 for (int slot = 0; slot < kTopk; ++slot) {
-                    const long long first = ((long long)experts[slot] * kGroups2 + r) * kPairs2;
+                    const long long first = w2_of(slot, r);
                     mx_bulk_copy(base + slot * kW2Slot, a.w2 + first * 32, kW2Slot, &bar);
                     mx_bulk_copy(base + kTopk * kW2Slot + slot * kS2Slot, a.s2 + first * 8, kS2Slot, &bar);
                 }
@@ -198,10 +219,9 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
             }
         }
         mx_fence_shared_for_async();
-        __syncthreads();  // part and this item's shared memory read (the fence: before the next bulk copies); item_s free
-        if (threadIdx.x == 0) item_s = atomicAdd(&a.sync->next, 1);
-        __syncthreads();
-        item = item_s;
+        __syncthreads();  // part and this item's shared memory read (the fence: before the next bulk copies)
+        k ^= 1;
+        item = item_s[k];
     }
     if (threadIdx.x == 0 && atomicAdd(&a.sync->exited, 1) == int(gridDim.x) - 1) {
         a.sync->next = 0;
