@@ -42,7 +42,19 @@ struct FusedArgs {
     __nv_bfloat16* out;          // [kModel]
     FusedSync* sync;
     bool stage1_only;            // hand out stage 1's items only (its phase timed alone; `out` not written)
+    unsigned long long* stamps;  // null, or [grid][kStamps] %globaltimer ns of each workgroup's events (below)
 };
+
+// A workgroup's events, stamped by its thread 0 when FusedArgs::stamps is given (0: never happened).
+enum Stamp { kStart, kLastStage1Item, kFirstStage2Item, kStage1Seen, kRowsQuantised, kExit, kStamps };
+constexpr const char* kStampNames[kStamps] = {"start", "its last stage-1 item done", "its first stage-2 item taken",
+                                              "stage 1's count complete seen", "the intermediate rows quantised",
+                                              "exit"};
+__device__ inline unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 constexpr int kW2Slot = kPairs2 * 512, kS2Slot = kPairs2 * 32;  // one expert's 16-row stage-2 tile: bytes
 constexpr int kStage2Smem = kTopk * (kW2Slot + kS2Slot) + kTopk * kInter * 2 + kTopk * kPairs2 * 2;
@@ -124,6 +136,10 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
     __shared__ int item_s[2];  // the next item, fetched while this one runs; two, so no reader meets the next write
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int* const experts = a.experts + a.routing * kTopk;
+    auto stamp = [&](Stamp e) {
+        if (a.stamps && threadIdx.x == 0) a.stamps[blockIdx.x * kStamps + e] = global_ns();
+    };
+    stamp(kStart);
     auto tile_of = [&](int tile) {  // stage-1 tile (slot * kGroups1 + r): its first pair in w1's layout
         return ((long long)experts[tile / kGroups1] * kGroups1 + tile % kGroups1) * kPairs1;
     };
@@ -177,8 +193,10 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
             }
             __syncthreads();
             if (threadIdx.x == 0) atomicAdd(&a.sync->done1, T1);
+            stamp(kLastStage1Item);
         } else {
             const int r = item - kItems1;
+            if (!mid_ready) stamp(kFirstStage2Item);
             if (threadIdx.x == 0) {  // this tile's weights of every expert into shared memory, before any wait
                 mx_mbarrier_arrive_expect_bytes(&bar, kTopk * (kW2Slot + kS2Slot));
                 for (int slot = 0; slot < kTopk; ++slot) {
@@ -193,10 +211,12 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
                         if (n > (1ll << 25)) __trap();
                         __nanosleep(64);
                     }
+                stamp(kStage1Seen);
                 __syncthreads();
                 quantize_rows_f16(a.mid, kTopk, kInter, reinterpret_cast<unsigned short*>(mid_h),
                                   reinterpret_cast<unsigned char*>(mid_s));
                 __syncthreads();
+                stamp(kRowsQuantised);
                 mid_ready = true;
             }
             mx_mbarrier_wait(&bar, phase);
@@ -224,6 +244,7 @@ __global__ void __launch_bounds__(W * 32, 1) fused(FusedArgs a) {
         k ^= 1;
         item = item_s[k];
     }
+    stamp(kExit);
     if (threadIdx.x == 0 && atomicAdd(&a.sync->exited, 1) == int(gridDim.x) - 1) {
         a.sync->next = 0;
         a.sync->done1 = 0;
@@ -287,7 +308,9 @@ int main() {
     const std::vector<double> midv = mxfp8_values(midf.data(), kTopk * kInter);
     reference2(w2, s2, experts.data(), weights.data(), midv.data(), true, ref2, mag2);
 
-    FusedArgs args{(const uint4*)w1, s1, (const uint4*)w2, s2, d_tok, d_exp, d_wt, 0, d_mid, d_out, d_sync, false};
+    FusedArgs args{(const uint4*)w1, s1, (const uint4*)w2, s2, d_tok, d_exp, d_wt, 0, d_mid, d_out, d_sync, false, nullptr};
+    unsigned long long* d_stamps;
+    CK(cudaMalloc(&d_stamps, 1024 * kStamps * 8));
     const double bytes1 = double(kTopk) * kGroups1 * kPairs1 * 544, bytes = bytes1 + double(kTopk) * kGroups2 * kPairs2 * 544;
     bool ok = true;
     auto run = [&](auto w, auto t1, auto d, auto loader, auto math) {
@@ -301,7 +324,7 @@ int main() {
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, W * 32, smem));
         const int grid = per_sm * prop.multiProcessorCount;
         std::printf("fused W=%d T1=%d D=%d loader %d%s (%d regs, %d KB shared): grid %d x %d warps\n", W, T1, D, L,
-                    M ? "" : ", stage 1 loads only", fa.numRegs, (smem + fa.sharedSizeBytes) / 1024, grid, W);
+                    M ? "" : ", stage 1 loads only", fa.numRegs, int(smem + fa.sharedSizeBytes) / 1024, grid, W);
         if (grid == 0) {
             std::printf("    skipped: does not fit an SM\n");
             return;
@@ -331,6 +354,26 @@ int main() {
         checked("first launch");
         const float us = timed(false), us1 = timed(true);
         checked("after the timed launches");
+        // One more launch with its workgroups' events stamped: when each phase starts and ends, in µs from the first
+        // start (min / median / max over the workgroups that had the event).
+        CK(cudaMemset(d_stamps, 0, size_t(grid) * kStamps * 8));
+        FusedArgs stamped = args;
+        stamped.stamps = d_stamps;
+        kernel<<<grid, W * 32, smem>>>(stamped);
+        CK(cudaDeviceSynchronize());
+        std::vector<unsigned long long> st(size_t(grid) * kStamps);
+        CK(cudaMemcpy(st.data(), d_stamps, st.size() * 8, cudaMemcpyDeviceToHost));
+        unsigned long long t0 = ~0ull;
+        for (int b = 0; b < grid; ++b) t0 = std::min(t0, st[b * kStamps + kStart]);
+        for (int e = 0; e < kStamps; ++e) {
+            std::vector<double> at;
+            for (int b = 0; b < grid; ++b)
+                if (st[b * kStamps + e]) at.push_back((st[b * kStamps + e] - t0) * 1e-3);
+            std::sort(at.begin(), at.end());
+            if (!at.empty())
+                std::printf("    %-34s %3zu workgroups: %6.2f / %6.2f / %6.2f us\n", kStampNames[e], at.size(), at[0],
+                            at[at.size() / 2], at.back());
+        }
         std::printf("    %.2f us a token, %.2f TB/s of weights (%.1f MB); stage 1's items alone %.2f us (%.2f TB/s)\n", us,
                     bytes / us / 1e6, bytes / 1e6, us1, bytes1 / us1 / 1e6);
     };

@@ -372,7 +372,7 @@ static void frag_a(int lane, int word, int reg, int j, int& row, int& k) {
     k = (word >> 1) * 32 + t * 4 + j + ((areg & 2) ? 16 : 0);
 }
 // The permuted token vector: uint4 (pair p, lane t) holds b0, b1 of the pair's first block, then of its second.
-static void permute_token(const unsigned char* v, int pairs, unsigned char* out) {
+inline void permute_token(const unsigned char* v, int pairs, unsigned char* out) {
     for (int p = 0; p < pairs; ++p)
         for (int t = 0; t < 4; ++t)
             for (int q = 0; q < 4; ++q)  // q: b0, b1 of block 0, b0, b1 of block 1
@@ -421,7 +421,7 @@ static void ref_tile(const unsigned* w, const unsigned* ws, int pairs, const dou
 }
 
 // The token in f16 for MATH 3, in the f16 token order (f16_position).
-static void permute_token_f16(const unsigned char* v, int pairs, unsigned* out) {
+inline void permute_token_f16(const unsigned char* v, int pairs, unsigned* out) {
     unsigned short* halves = reinterpret_cast<unsigned short*>(out);
     for (int k = 0; k < pairs * 64; ++k) halves[f16_position(k)] = __half_as_ushort(__float2half(float(e4m3(v[k]))));
 }
