@@ -107,6 +107,7 @@ constexpr int kSlotVec = 40;  // a cp.async slot: 32 lanes' 16 weight bytes, the
 template <int NP, int D, int LOADER, int MATH, bool TOKEN_SHARED = false>
 __device__ inline float2 tile_share(const uint4* w, const unsigned* s, const uint4* x, const unsigned short* xs,
                                  const uint4* xh) {
+    static_assert(!TOKEN_SHARED || MATH == 0 || MATH == 3, "only the f16 products read the token from shared memory");
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     w += lane;
     s += g;
