@@ -27,6 +27,8 @@
 //            warpgroups of 128 rows (64 at 256 wide) multiply (common/moe_fp8_ws_gemm.h)
 //   MX_ROWS  (_mxr, register-fed _wgmma) the activations as MXFP8 with interleaved words instead of
 //            rebased rows (common/moe_fp8_register_gemm.h)
+//   EIGHT_ROWS  (_r8, register-fed _wgmma of 16 rows) the products cover the tile's first 8 rows, all
+//            that at most 8 tokens fill (common/moe_fp8_register_gemm.h, PRODUCT_N)
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/moe_args.h"
@@ -42,7 +44,8 @@
 #include "common/tile_walk.h"
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
-          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE, bool MX_ROWS>
+          bool FUSE_FP8, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE, bool MX_ROWS,
+          bool EIGHT_ROWS>
 __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -342,6 +345,8 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
     static_assert(!MX_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0), "MXFP8 rows: the register-fed FP8 loop only");
+    static_assert(!EIGHT_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0 && TILE_M == 16),
+                  "eight rows: the register-fed FP8 loop of 16-row tiles only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h) on the same rebased rows: the
         // producers store each tile's rows in one of two slots; the consumers' epilogue reads them.
@@ -421,7 +426,7 @@ __device__ __forceinline__ void moe_stage1(const MoeStage1Args& args, unsigned c
         // (MX_ROWS: MXFP8) with interleaved words; with FUSE_FP8 the fused epilogue above.
         static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
-        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true, MX_ROWS> gemm;
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, true, MX_ROWS, EIGHT_ROWS ? 8 : TILE_M> gemm;
         gemm.start(w, ws, tile_n0, K);
         if (args.next_w && threadIdx.x < 2) {
             // After this tile's first weight loads: lane 0 the values' share, lane 1 the scales'.
@@ -469,7 +474,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage1Ar
     moe_stage1<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_FUSED_MXFP8_OUT != 0,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0,
+               MOETUNE_EIGHT_ROWS != 0>(args, moetune_dynamic_shared);
 }
 #endif

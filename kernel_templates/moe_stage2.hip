@@ -15,6 +15,7 @@
 //   WS       as in stage 1 (common/moe_fp8_ws_gemm.h)
 //   MX_ROWS  (_mxr) as in stage 1: stage 1's output as MXFP8 with interleaved words (what a register-fed
 //            stage 1 with the fused MXFP8 epilogue writes), no rebase between the stages
+//   EIGHT_ROWS  (_r8) as in stage 1: products over the tile's first 8 rows
 #include "common/grid_dependency.h"
 #include "common/host_device.h"
 #include "common/lane_shuffle.h"
@@ -31,7 +32,7 @@
 
 template <int TILE_M, int TILE_N, int WARPS_M, int WARPS_N, int WARPS_K, int PIPE, bool NON_TEMPORAL, int MMA_PATH,
           bool ATOMIC, int SORT_BM, bool SHARED_OPERANDS, bool WGMMA, bool WS, bool FP4_WEIGHTS, bool READ_ONCE,
-          bool MX_ROWS>
+          bool MX_ROWS, bool EIGHT_ROWS>
 __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned char* dynamic_shared) {
     constexpr int WARP_M = TILE_M / WARPS_M;
     constexpr int WARP_N = TILE_N / WARPS_N;
@@ -201,6 +202,8 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
     static_assert(!FP4_WEIGHTS || WS, "FP4 weight blocks: the warp-specialised loop only");
     static_assert(!READ_ONCE || WS, "weights read once evict-first: the warp-specialised loop only");
     static_assert(!MX_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0), "MXFP8 rows: the register-fed FP8 loop only");
+    static_assert(!EIGHT_ROWS || (WGMMA && !SHARED_OPERANDS && MMA_PATH == 0 && TILE_M == 16),
+                  "eight rows: the register-fed FP8 loop of 16-row tiles only");
     if constexpr (WS) {
         // The warp-specialised FP8 loop (common/moe_fp8_ws_gemm.h), as in stage 1.
         static_assert(WGMMA && SHARED_OPERANDS && MMA_PATH == 0 && PERSISTENT && !SWAPPED && WARP_M == 16,
@@ -282,7 +285,7 @@ __device__ __forceinline__ void moe_stage2(const MoeStage2Args& args, unsigned c
         // words.
         static_assert(SWAPPED && WARPS_M == 1 && WARP_N == 16 && WARPS_K == 1,
                       "register-fed FP8 _wgmma: one warp per 16 weight rows, one K-group");
-        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, false, MX_ROWS> gemm;
+        MxMoeFp8RegisterGemm<TILE_M, TILE_N, PIPE, NON_TEMPORAL, false, MX_ROWS, EIGHT_ROWS ? 8 : TILE_M> gemm;
         // Launched to overlap stage 1's end: the weights do not depend on it.
         gemm.start(w, ws, tile_n0, K);
         mx_wait_for_previous_grid();
@@ -323,7 +326,7 @@ extern "C" __global__ void MX_ENTRY_BOUNDS MOETUNE_KERNEL_NAME(const MoeStage2Ar
     moe_stage2<MOETUNE_TILE_M, MOETUNE_TILE_N, MOETUNE_WARPS_M, MOETUNE_WARPS_N, MOETUNE_WARPS_K, MOETUNE_TILE_K / 128,
                MOETUNE_NONTEMPORAL_WEIGHTS != 0, MOETUNE_MMA_PATH, MOETUNE_STAGE2_MODE == 0, MOETUNE_SORT_BLOCK_M,
                MOETUNE_SHARED_OPERANDS != 0, MOETUNE_WGMMA != 0, MOETUNE_WARP_SPECIALISED != 0,
-               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0>(args,
-                                                                                               moetune_dynamic_shared);
+               MOETUNE_FP4_WEIGHTS != 0, MOETUNE_WEIGHTS_READ_ONCE != 0, MOETUNE_MX_ROWS != 0,
+               MOETUNE_EIGHT_ROWS != 0>(args, moetune_dynamic_shared);
 }
 #endif

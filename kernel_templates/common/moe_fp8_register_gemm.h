@@ -38,6 +38,14 @@
 // Then no pass has to find a row's base over all of K: a register-fed stage 1 with the fused MXFP8
 // epilogue (moe_stage1.hip) writes what this stage 2 reads. The scales of a window are loaded into
 // registers with its copies and turned into floats in shared memory when the window is entered.
+//
+// PRODUCT_N (_r8: 8, else TILE_M): the products' width, i.e. the tile's rows they multiply. A 16-row
+// tile at most 8 tokens ever fill (an expert takes a token once, and the sort puts its rows first)
+// multiplies its first 8 alone: m64n8k32 products, TILE_M / 4 sums a thread to add a block instead of
+// TILE_M / 2, the same weights; the sums of the other 8 stay 0. A compile-time choice, not a branch
+// on the tile: both loops in one kernel made its machine code 1.7-1.9x as large and the MoE at 1-2 tokens
+// 4-9 % slower in the library's sequence, though each kernel replayed alone was faster
+// (docs/kernel-design.md, "Eight rows"). The static checks keep _r8 to at most 8 tokens.
 #include "host_device.h"
 #include "memory.h"
 #include "mx_e2m1_code.h"
@@ -45,12 +53,14 @@
 #include "shared_operand_layout.h"
 #include "wgmma_fp8.h"
 
-template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP, bool MX_ROWS>
+template <int TILE_M, int TILE_N, int AHEAD, bool NON_TEMPORAL, bool GATE_UP, bool MX_ROWS, int PRODUCT_N>
 struct MxMoeFp8RegisterGemm {
     static constexpr int kThreads = TILE_N / 16 * 32;
-    static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the products
+    static constexpr int NJ = TILE_M / 8;  // 8-token column groups of the tile (the epilogues' acc)
     static constexpr int kAccumulators = TILE_M / 2;
+    static constexpr int kParts = PRODUCT_N / 2;  // a thread's partial sums of one block's products
     static_assert(TILE_N % 64 == 0 && (TILE_M == 16 || TILE_M == 32), "warpgroups of 64 weight rows, 16 or 32 tokens");
+    static_assert(PRODUCT_N == TILE_M || (PRODUCT_N == 8 && TILE_M == 16), "products over the whole tile, or _r8");
     static constexpr int kRowBytes = 128;  // a token row's 128-wide K chunk, one row of the 128-byte swizzle
     static constexpr int kWindowChunks = 8;
     static constexpr int kWindowBytes = kWindowChunks * TILE_M * kRowBytes;
@@ -61,7 +71,7 @@ struct MxMoeFp8RegisterGemm {
     // MX_ROWS: a window's scales, one 4-byte word (a chunk's 4 blocks) a row and chunk; the words a thread loads.
     static constexpr int kScaleWords = MX_ROWS ? (TILE_M * kWindowChunks + kThreads - 1) / kThreads : 0;
     static constexpr int kWindowBlocks = kWindowChunks * 4;
-    static constexpr int kFactors = MX_ROWS ? kAccumulators : 2;  // a block's factors (run())
+    static constexpr int kFactors = MX_ROWS ? kParts : 2;  // a block's factors (run())
     // MX_ROWS: 2^(scale - 127) of each block of the two windows' rows, [window % 2][block][row] (byte 0
     // gives 0 instead of 2^-127, as scale_of does: such a block's values are below 2^-118); one float
     // without MX_ROWS.
@@ -109,7 +119,7 @@ struct MxMoeFp8RegisterGemm {
         const moetune_u64 descriptor = mx_wgmma_descriptor(shared);
         copy_window(act, act_base, tile_rows, K, shared, 0);
 
-        float part[2][kAccumulators];
+        float part[2][kParts];
         moetune_u32 a[2][4];
         // A block's factors: its two weight rows' scales (d[4j + c]: tile lo, d[4j + 2 + c]: tile hi),
         // MX_ROWS times the scale of each of the thread's tokens (factor e for accumulator e).
@@ -135,14 +145,14 @@ struct MxMoeFp8RegisterGemm {
                     factor[p][0] = row_scale[0];
                     factor[p][1] = row_scale[1];
                 }
-                for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[p][e]);
+                for (int e = 0; e < kParts; ++e) mx_wgmma_pin(part[p][e]);
                 mx_wgmma_fence();
-                mx_wgmma_e4m3_rs_m64k32<TILE_M>(part[p], a[p], b + 2 * kb, 0);
+                mx_wgmma_e4m3_rs_m64k32<PRODUCT_N>(part[p], a[p], b + 2 * kb, 0);
                 mx_wgmma_commit();
                 // MX_ROWS: the factors' products while this block's products run.
                 if constexpr (MX_ROWS) {
 #pragma unroll
-                    for (int j = 0; j < NJ; ++j) {
+                    for (int j = 0; j < PRODUCT_N / 8; ++j) {
                         const float2 f = *reinterpret_cast<const float2*>(
                             &block_factor[window & 1][in_window * 4 + kb][8 * j + 2 * t]);
 #pragma unroll
@@ -183,8 +193,7 @@ struct MxMoeFp8RegisterGemm {
         // The weights' e4m3 code is the value times 2^-6 (mx_e2m1_e4m3_decode); the rows' base (or,
         // MX_ROWS, their block scales, already applied) gives the rest.
 #pragma unroll
-        for (int e = 0; e < kAccumulators; ++e)
-            sums[e] *= MX_ROWS ? 64.f : column_factor[8 * (e / 4) + 2 * t + (e & 1)];
+        for (int e = 0; e < kParts; ++e) sums[e] *= MX_ROWS ? 64.f : column_factor[8 * (e / 4) + 2 * t + (e & 1)];
 #else
         (void)act, (void)act_base, (void)tile_rows, (void)K, (void)shared;
         mx_wgmma_unavailable();
@@ -236,12 +245,12 @@ private:
 
     // sums += a finished block's partial sums times its factors (run()); its A registers stay in place
     // until here.
-    __device__ static void retire(float (&sums)[kAccumulators], float (&part)[kAccumulators], moetune_u32 (&a)[4],
+    __device__ static void retire(float (&sums)[kAccumulators], float (&part)[kParts], moetune_u32 (&a)[4],
                                   const float (&factor)[kFactors]) {
-        for (int e = 0; e < kAccumulators; ++e) mx_wgmma_pin(part[e]);
+        for (int e = 0; e < kParts; ++e) mx_wgmma_pin(part[e]);
         pin(a);
 #pragma unroll
-        for (int e = 0; e < kAccumulators; ++e) sums[e] = fmaf(part[e], factor[MX_ROWS ? e : (e >> 1) & 1], sums[e]);
+        for (int e = 0; e < kParts; ++e) sums[e] = fmaf(part[e], factor[MX_ROWS ? e : (e >> 1) & 1], sums[e]);
     }
 
     // Before window `window`'s first chunk: once every warp's products of the window before are done,

@@ -454,6 +454,12 @@ KernelConfig with_mx_rows(KernelConfig c) {
     return c;
 }
 
+// ... multiplying a 16-row tile's first 8 rows alone (_r8: at most 8 tokens).
+KernelConfig with_eight_rows(KernelConfig c) {
+    c.eight_rows = true;
+    return c;
+}
+
 // The few-token GEMVs (_gemv): S = warps / tiles warps a tile split K, tile_k / 64 pairs in flight a
 // lane, with _smem in a cp.async ring.
 KernelConfig gemv(KernelConfig c, bool ring) {
@@ -693,6 +699,41 @@ TEST_CASE("register-fed stage-1 kernels given the routing write what they write 
             CHECK(routed.values == sorted.values);
             CHECK(routed.bytes == sorted.bytes);
             CHECK(data::worst_row_cosine_difference(p.ref1, sorted.values, size_t(p.shape.inter_dim)) < 1e-3);
+        }
+    }
+}
+
+// The eight-row register-fed kernels (_r8) at 1, 2 and 8 tokens (8: expert 3's sort block holds 8
+// rows, all its products cover): stage 1 on rebased and MXFP8 rows, bf16 and fused MXFP8 output, from
+// the sort and given the routing (the same bits); stage 2 atomic and reduce, on a half sort block, on
+// MXFP8 rows; 2, 4 and 8 chunks in flight.
+TEST_CASE("eight-row register-fed kernels match the reference at up to 8 tokens", "[gpu][kernels]") {
+    if (!fp8_warpgroups_here()) return;
+    using kernels::Stage2Mode;
+    for (const int tokens : {1, 2, 8}) {
+        const Problem& p = few_tokens_problem(tokens);
+        for (const KernelConfig& c : {with_eight_rows(with_register_fed_warpgroups(stage1(16, 64, 512, 4, true, false))),
+                                      with_eight_rows(with_register_fed_warpgroups(stage1(16, 64, 256, 4, true, true))),
+                                      with_eight_rows(with_register_fed_warpgroups(stage1(16, 128, 1024, 8, true, false))),
+                                      with_eight_rows(with_mx_rows(stage1(16, 256, 1024, 16, true, false)))}) {
+            INFO(kernels::kernel_name(c) << " at " << tokens << " tokens");
+            const Stage1Out r = run_stage1(c, 0, p);
+            const double tolerance = c.fused_mxfp8_out ? 0.07 : 0.01;
+            CHECK(data::mismatch_fraction(p.ref1, r.values, tolerance, tolerance) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref1, r.values, size_t(kShape.inter_dim)) < 1e-3);
+            const Stage1Out routed = run_stage1(c, 0, p, false, 0, false, /*routed=*/true);
+            CHECK(routed.values == r.values);
+            CHECK(routed.bytes == r.bytes);
+        }
+        for (const KernelConfig& c :
+             {with_eight_rows(with_register_fed_warpgroups(stage2(16, 128, 256, 8, true, Stage2Mode::atomic, 0))),
+              with_eight_rows(with_register_fed_warpgroups(stage2(16, 64, 512, 4, true, Stage2Mode::reduce, 32))),
+              with_eight_rows(with_register_fed_warpgroups(stage2(16, 128, 1024, 8, true, Stage2Mode::atomic, 32))),
+              with_eight_rows(with_mx_rows(stage2(16, 64, 256, 4, true, Stage2Mode::atomic, 0)))}) {
+            INFO(kernels::kernel_name(c) << " at " << tokens << " tokens");
+            const std::vector<float> out = run_stage2(c, p);
+            CHECK(data::mismatch_fraction(p.ref2, out, 0.02, 0.02) <= 0.001);
+            CHECK(data::worst_row_cosine_difference(p.ref2, out, size_t(kShape.model_dim)) < 1e-3);
         }
     }
 }

@@ -140,6 +140,7 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
                 ++bounded;
             }
             if (c.stage == Stage::down && !c.wgmma) CHECK(c.tile_n >= 16 * (c.warps / c.k_warps));
+            if (c.eight_rows) CHECK((register_fed_wgmma(c) && c.tile_m == 16));
             if (register_fed_wgmma(c)) {  // streaming loads, where weights stream; stage 1 with bf16 output
                 CHECK((c.mma == MmaPath::fp8 && c.nontemporal_weights && !c.fused_mxfp8_out));
                 CHECK(sort_block_m(c) <= 32);
@@ -157,14 +158,15 @@ TEST_CASE("the space: streaming knobs and K-groups on streaming sort blocks, pla
     CHECK(warpgroup_tiles > 0);
     CHECK(bounded > 0);
     // 16/32 x 64/128/256 rows x 2 or 4 chunks ahead in each stage, and 16 rows x 64/128/256 x 8
-    // chunks ahead; stage 2 also as 16-row tiles of 32-row sort blocks (_sbm32).
-    CHECK(register_fed == (12 + 3) + (18 + 6));
+    // chunks ahead; stage 2 also as 16-row tiles of 32-row sort blocks (_sbm32); each 16-row one
+    // also as its eight-row twin (_r8): 6 + 3 in stage 1, 2 x (6 + 3) in stage 2.
+    CHECK(register_fed == (12 + 3 + 9) + (18 + 6 + 18));
     // The warp-specialised twins (_ws) of the 128- and 256-row FP8 shared-operand tiles and their
     // 192-wide ones: 10 in stage 1, 13 in stage 2; 256-wide ones of the 64- and 128-row tiles 128
     // wide: 4 and 6, each also with FP4 weights (_f4w); of the 128 x 256 ones (2 and 3, each also
     // _f4w) the read-once twins (_ro).
-    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 10 + 4 + 4 + 2 * 2);
-    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 13 + 6 + 6 + 3 * 2);
+    CHECK(search_space(Stage::gate_up, {MmaPath::fp8}).size() == 340 + 12 + 3 + 9 + 10 + 4 + 4 + 2 * 2);
+    CHECK(search_space(Stage::down, {MmaPath::fp8}).size() == 338 + 18 + 6 + 18 + 13 + 6 + 6 + 3 * 2);
 }
 
 TEST_CASE("the MMA paths: both by default, FP8 or bf16 on request; bf16 a copy of FP8 (less its register-fed _wgmma) plus _smem and _occ") {
@@ -414,6 +416,28 @@ TEST_CASE("device presets by arch string") {
     CHECK(device_limits_for_arch("gfx90a")->max_shared_memory_per_block == 64 * 1024);
     CHECK_FALSE(device_limits_for_arch("sm_80"));
     CHECK(known_archs() == std::vector<std::string>{"sm_90a", "gfx90a", "gfx942", "gfx950"});
+}
+
+TEST_CASE("the eight-row twins serve at most 8 tokens, each right after its 16-row tile") {
+    const DeviceLimits limits = *device_limits_for_arch("sm_90a");
+    for (Stage stage : {Stage::gate_up, Stage::down}) {
+        const std::vector<KernelConfig> space = search_space(stage, {MmaPath::fp8});
+        for (std::size_t i = 0; i < space.size(); ++i) {
+            if (!space[i].eight_rows) continue;
+            REQUIRE(i > 0);
+            KernelConfig plain = space[i];
+            plain.eight_rows = false;
+            CHECK(space[i - 1] == plain);
+        }
+    }
+    const KernelConfig r8 = parse("moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_r8_gui");
+    for (int tokens : {1, 2, 8}) CHECK_FALSE(static_prune_reason(r8, dsv41_flash_ep4(tokens), limits));
+    const auto reason = static_prune_reason(r8, dsv41_flash_ep4(16), limits);
+    REQUIRE(reason);
+    CHECK(*reason == "r8 serves at most 8 tokens (its products cover a tile's first 8 rows, all that so few tokens fill)");
+    CHECK(estimate_resources(r8).registers_per_thread < estimate_resources(parse(
+                                                            "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_gui"))
+                                                            .registers_per_thread);
 }
 
 TEST_CASE("the occupancy bound keeps tiles within 32 registers of its cap, and names the cap when it prunes") {

@@ -45,6 +45,7 @@ TEST_CASE("stage-1 definitions") {
         {"MOETUNE_MMA_PATH", "0"},            {"MOETUNE_FUSED_MXFP8_OUT", "1"},
         {"MOETUNE_SHARED_OPERANDS", "0"},     {"MOETUNE_WGMMA", "0"},   {"MOETUNE_WARP_SPECIALISED", "0"},
         {"MOETUNE_FP4_WEIGHTS", "0"},         {"MOETUNE_WEIGHTS_READ_ONCE", "0"}, {"MOETUNE_MX_ROWS", "0"},
+        {"MOETUNE_EIGHT_ROWS", "0"},
     };
     CHECK(d == expected);
 }
@@ -59,6 +60,12 @@ TEST_CASE("_ro reaches the templates as MOETUNE_WEIGHTS_READ_ONCE") {
 TEST_CASE("_mxr reaches the templates as MOETUNE_MX_ROWS") {
     CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_mxr")).at("MOETUNE_MX_ROWS") == "1");
     CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma")).at("MOETUNE_MX_ROWS") == "0");
+}
+
+TEST_CASE("_r8 reaches the templates as MOETUNE_EIGHT_ROWS") {
+    CHECK(definitions(parse("moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_r8_gui")).at("MOETUNE_EIGHT_ROWS") == "1");
+    CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8")).at("MOETUNE_EIGHT_ROWS") == "1");
+    CHECK(definitions(parse("moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma")).at("MOETUNE_EIGHT_ROWS") == "0");
 }
 
 TEST_CASE("_mbf16 selects MMA path 1 in both templates, and nothing else changes") {

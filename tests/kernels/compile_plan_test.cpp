@@ -69,7 +69,7 @@ TEST_CASE("the DSv4.1 plan fits the CI compile budget") {
     // the occupancy bound on 4-warp register-fed kernels 393 + 539; with FP8 warpgroup products
     // on rebased rows 406 + 562; with register-fed FP8 warpgroup products 406 + 579; the
     // warp-specialised twins add 10 + 8, their 256-wide tiles 4 + 6, those with FP4 weights 4 + 6, the
-    // read-once twins 4 + 6).
+    // read-once twins 4 + 6, the eight-row twins 9 + 18).
     const CompilePlan plan = plan_compile(dsv41_buckets(), sm90a());
     std::size_t per_stage[2] = {0, 0};
     for (const KernelConfig& c : plan.kernels) ++per_stage[stage_number(c.stage) - 1];
@@ -77,7 +77,7 @@ TEST_CASE("the DSv4.1 plan fits the CI compile budget") {
     CHECK(per_stage[0] >= 40);
     CHECK(per_stage[0] <= 500);
     CHECK(per_stage[1] >= 40);
-    CHECK(per_stage[1] <= 610);
+    CHECK(per_stage[1] <= 640);
 }
 
 TEST_CASE("a single shape plans exactly its candidates; no shapes plan nothing") {

@@ -282,6 +282,32 @@ TEST_CASE("_mxr follows _ro: register-fed kernels reading MXFP8 rows; register-f
     }
 }
 
+TEST_CASE("_r8 follows _mxr: register-fed FP8 products of 16-row tiles over their first 8 rows") {
+    for (const char* name : {"moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_r8_gui",
+                             "moetune_moe1_afp8_wfp4_bf16_t16x64x1024_w4_occ4_nt_wgmma_mxr_r8_gui_fp8",
+                             "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8",
+                             "moetune_moe2_afp8_wfp4_bf16_t16x128x256_reduce_nt_wgmma_r8_sbm32"}) {
+        std::string why;
+        const auto c = parse_kernel_name(name, &why);
+        INFO(name << ": " << why);
+        REQUIRE(c);
+        CHECK(c->eight_rows);
+        CHECK(register_fed_wgmma(*c));
+        CHECK(weight_copy(*c) == WeightCopy::e4m3_coded_fp4);
+        CHECK(kernel_name(*c) == name);
+    }
+    for (const char* bad : {"moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic_w16_nt_wgmma_r8",   // 32-row tiles
+                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_r8",             // without _wgmma
+                            "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_r8_gui",     // shared operands
+                            "moetune_moe2_afp8_wfp4_bf16_t16x32x128_atomic_w4_nt_r8_gemv",      // _gemv
+                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8_mxr"}) {  // order
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
 TEST_CASE("_gemv follows _mxr: the few-token GEMVs on f16 products, 16-row tiles, K split among the warps") {
     struct Case {
         const char* name;

@@ -40,10 +40,10 @@ struct Planner {
 
 // Writes a table of one row at 16 tokens (block_m 16) for DSv4.1-Flash with these dims, naming these kernels.
 void write_one_row_table(const std::string& path, int model_dim, int inter_dim, const std::string& kernel1,
-                         const std::string& kernel2) {
+                         const std::string& kernel2, int token = 16) {
     const std::string fixture = test::read_text(runtime_fixture("sm90_b.csv"));
     std::ofstream(path) << fixture.substr(0, fixture.find('\n') + 1)  // the header
-                        << "sm_90,132,16," << model_dim << ',' << inter_dim
+                        << "sm_90,132," << token << ',' << model_dim << ',' << inter_dim
                         << ",96,5,ActivationType.Silu,torch.bfloat16,torch.float8_e4m3fn,torch.float4_e2m1fn_x2,"
                            "QuantType.per_1x32,1,0,16,0,10.0,"
                         << kernel1 << ",0.0%,10.0," << kernel2 << ",0.0%,20.0,0,0,0,,\n";
@@ -172,4 +172,19 @@ TEST_CASE("a row whose stage 1 cannot write what its stage 2 reads is refused wh
                                     "bf16 one writes");
     CHECK(planned("moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_gui_fp8") == path + ":2");
     CHECK(planned("moetune_moe1_afp8_wfp4_bf16_t16x128x128_w2_nt_gui") == path + ":2");
+}
+
+TEST_CASE("eight-row kernels (_r8) are planned for buckets of at most 8 tokens, refused above") {
+    const std::string stage1 = "moetune_moe1_afp8_wfp4_bf16_t16x64x512_w4_nt_wgmma_r8_gui";
+    const std::string stage2 = "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8";
+    const test::TempDir dir("runtime_planner_eight_rows");
+    const std::string path = (dir / "r8.csv").string();
+    write_one_row_table(path, 5120, 2304, stage1, stage2, 8);
+    Planner eight{TunedTables::load({path})};
+    CHECK(eight.planner.plan(5).plan.source == path + ":2");
+    write_one_row_table(path, 5120, 2304, stage1, stage2, 16);
+    Planner sixteen{TunedTables::load({path})};
+    CHECK(test::thrown_message([&] { sixteen.planner.plan(16); }) ==
+          path + ":2: " + stage1 + " cannot run this shape on sm_90a: r8 serves at most 8 tokens (its products cover a "
+                                   "tile's first 8 rows, all that so few tokens fill)");
 }

@@ -146,6 +146,21 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
     space = std::move(out);
 }
 
+// Every register-fed FP8 tile of 16 rows also as its eight-row twin (_r8: products over the tile's
+// first 8 rows, for at most 8 tokens; static_prune_reason drops it above), right after it.
+void add_eight_row_twins(std::vector<KernelConfig>& space) {
+    std::vector<KernelConfig> out;
+    out.reserve(space.size());
+    for (const KernelConfig& c : space) {
+        out.push_back(c);
+        if (!register_fed_wgmma(c) || c.tile_m != 16) continue;
+        KernelConfig twin = c;
+        twin.eight_rows = true;
+        out.push_back(twin);
+    }
+    space = std::move(out);
+}
+
 }  // namespace
 
 // The space, for the H200 and the shapes of the reference tables, sized so that a whole shape
@@ -174,6 +189,7 @@ void add_warp_specialised_twins(std::vector<KernelConfig>& space) {
 //    AITER's tuner);
 //  - the warp-specialised twin (_ws) of each FP8 shared-operand warpgroup tile of 128-256 rows, and
 //    of the 128-wide ones a 192-wide one (128 and 256 rows) and a 256-wide one (64 and 128 rows);
+//  - the eight-row twin (_r8) of each register-fed FP8 tile of 16 rows (at most 8 tokens);
 //  - the MMA paths asked for (EnumerationOptions::mma_paths), outermost: the FP8 path's configs
 //    first, then the same configs on the bf16 path;
 // then trimmed by the rules above. Configs the templates cannot build (config_error, no warp
@@ -209,6 +225,7 @@ std::vector<KernelConfig> search_space(Stage stage, const std::vector<MmaPath>& 
                !shared_operands_in_regime(c) || !warpgroup_tiles_only(c) || !register_fed_wgmma_in_regime(c);
     });
     add_warp_specialised_twins(space);
+    add_eight_row_twins(space);
     return space;
 }
 

@@ -31,6 +31,7 @@ std::vector<Definition> compile_definitions(const KernelConfig& c) {
         {"MOETUNE_FP4_WEIGHTS", num(c.fp4_weights)},
         {"MOETUNE_WEIGHTS_READ_ONCE", num(c.weights_read_once)},
         {"MOETUNE_MX_ROWS", num(c.mx_rows)},
+        {"MOETUNE_EIGHT_ROWS", num(c.eight_rows)},
         {"MOETUNE_MMA_PATH", num(static_cast<int>(c.mma))},
     };
     if (c.stage == Stage::gate_up) {

@@ -42,10 +42,10 @@ int gemv_tiles(const KernelConfig& c) { return c.stage == Stage::gate_up ? kMxF1
 std::optional<std::string> gemv_error(const KernelConfig& c) {
     const bool stage1 = c.stage == Stage::gate_up;
     if (c.mma != MmaPath::fp8 || c.tile_m != 16 || c.tile_k > 512 || !c.nontemporal_weights || c.wgmma ||
-        c.warp_specialised || c.fp4_weights || c.weights_read_once || c.mx_rows || c.k_warps != 1 ||
+        c.warp_specialised || c.fp4_weights || c.weights_read_once || c.mx_rows || c.eight_rows || c.k_warps != 1 ||
         c.fused_mxfp8_out || c.sort_block != 0 || c.mode != Stage2Mode::atomic)
         return std::string("gemv needs tile_m 16, tile_k 128, 256 or 512, nt, the default (fp8) path and none of wgmma, "
-                           "ws, f4w, ro, mxr, kw, fp8 (its stage 1 writes f16 rows), sbm; stage 2 atomic");
+                           "ws, f4w, ro, mxr, r8, kw, fp8 (its stage 1 writes f16 rows), sbm; stage 2 atomic");
     if (stage1 ? c.tile_n != 64 : (c.tile_n != 16 && c.tile_n != 32 && c.tile_n != 64))
         return std::string(stage1 ? "gemv stage 1 needs tile_n 64 (one 32-column MX block of gate and up rows)"
                                   : "gemv stage 2 needs tile_n 16, 32 or 64 (1, 2 or 4 tiles of 16 rows)");
@@ -186,6 +186,8 @@ std::optional<std::string> config_error(const KernelConfig& c) {
         return "f4w (FP4 weights the consumers rebase) needs ws and room for two chunk buffers beside the rebased ring";
     if (c.weights_read_once && !c.warp_specialised) return "ro (weights read once, evict-first) needs ws";
     if (c.mx_rows && !register_fed_wgmma(c)) return "mxr (MXFP8 rows) needs register-fed FP8 products (wgmma without smem)";
+    if (c.eight_rows && (!register_fed_wgmma(c) || c.tile_m != 16))
+        return "r8 (products over 8 rows) needs register-fed FP8 products (wgmma without smem) of 16-row tiles";
     if (c.min_workgroups != 0 &&
         (c.min_workgroups < 2 || c.min_workgroups > kMaxMinWorkgroups || c.warps * c.min_workgroups > kMaxWarpsPerSm))
         return "occ" + to_string(c.min_workgroups) + " must ask for 2 to " + to_string(kMaxMinWorkgroups) +

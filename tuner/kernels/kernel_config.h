@@ -93,6 +93,13 @@ struct KernelConfig {
     // with the fused MXFP8 epilogue writes what such a stage 2 reads: no pass between the stages
     // (kernel_templates/common/moe_fp8_register_gemm.h).                                 token _mxr
     bool mx_rows = false;
+    // Register-fed FP8 products of 16-row tiles only: the products cover the tile's first 8 rows
+    // (m64n8k32), all that a sort block holds at most kEightRowsMaxTokens tokens (an expert takes a
+    // token once); half the products' columns and half the partial sums to add a block. For those
+    // buckets only (static_prune_reason); a kernel of its own rather than a branch on the tile, whose
+    // second loop doubled the code (kernel_templates/common/moe_fp8_register_gemm.h, PRODUCT_N).
+    //                                                                                       token _r8
+    bool eight_rows = false;
     // The few-token GEMVs on f16 products (kernel_templates/moe_gemv_stage{1,2}.hip, common/mx_f16_gemv.h):
     // a workgroup one sort block of at most 8 rows and 16-row tiles of the weights' f16 copy
     // (WeightCopy::f16_tiles), each tile's K split among warps_per_gemv_tile warps with tile_k / 64
@@ -218,6 +225,9 @@ std::optional<MmaPath> mma_path_from_token(std::string_view token);
 // (kMxF16GemvColumns, common/mx_f16_code.h: kernel_config.cpp checks they agree), and an expert holds
 // at most one row a token.
 inline constexpr int kGemvMaxTokens = 8;
+// The most tokens an _r8 kernel serves: then a 16-row sort block holds at most 8 rows, the ones its
+// products cover.
+inline constexpr int kEightRowsMaxTokens = 8;
 // Tile-M values the moe_sorting block (and so stage-1 tile_m) can take.
 inline constexpr int kSortBlockSizes[] = {16, 32, 64, 128, 256};
 // k_warps values (1 = no K split inside the workgroup).

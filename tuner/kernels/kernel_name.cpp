@@ -12,9 +12,9 @@ constexpr std::string_view kPrefix = "moetune";
 // The suffix tokens (the stage-2 mode, stage 1's gui and the optional ones). Declaration order is
 // the one order a name spells them in, for printing and for the parser's order check.
 // _kw sits where AITER's FlyDSL names put it: after _gui, before _fp8 and _sbm.
-// _smem, _wgmma, _ws, _f4w, _ro, _mxr and _gemv (moetune's) next to _nt, the other operand-loading knobs; _occ (moetune's)
-// right after _w, the other knob of how many warps share an SM.
-enum class Suffix : int { mode, warps, occupancy, nontemporal, smem, wgmma, ws, f4w, ro, mxr, gemv, mma, gui, kw, fp8, sbm };
+// _smem, _wgmma, _ws, _f4w, _ro, _mxr, _r8 and _gemv (moetune's) next to _nt, the other operand-loading knobs; _occ
+// (moetune's) right after _w, the other knob of how many warps share an SM.
+enum class Suffix : int { mode, warps, occupancy, nontemporal, smem, wgmma, ws, f4w, ro, mxr, r8, gemv, mma, gui, kw, fp8, sbm };
 constexpr int kSuffixCount = static_cast<int>(Suffix::sbm) + 1;
 
 // 0 = both stages.
@@ -46,6 +46,7 @@ std::string suffix_token(const KernelConfig& c, Suffix s) {
         case Suffix::f4w: return c.fp4_weights ? "f4w" : "";
         case Suffix::ro: return c.weights_read_once ? "ro" : "";
         case Suffix::mxr: return c.mx_rows ? "mxr" : "";
+        case Suffix::r8: return c.eight_rows ? "r8" : "";
         case Suffix::gemv: return c.gemv ? "gemv" : "";
         case Suffix::mma: return c.mma == defaults.mma ? "" : "m" + std::string(mma_path_token(c.mma));
         case Suffix::gui: return stage1 ? "gui" : "";
@@ -80,6 +81,7 @@ std::optional<ParsedSuffix> classify(std::string_view token) {
     if (token == "f4w") return ParsedSuffix{Suffix::f4w};
     if (token == "ro") return ParsedSuffix{Suffix::ro};
     if (token == "mxr") return ParsedSuffix{Suffix::mxr};
+    if (token == "r8") return ParsedSuffix{Suffix::r8};
     if (token == "gemv") return ParsedSuffix{Suffix::gemv};
     if (token == "gui") return ParsedSuffix{Suffix::gui};
     if (token == "fp8") return ParsedSuffix{Suffix::fp8};
@@ -194,6 +196,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name, std::string
             case Suffix::f4w: c.fp4_weights = true; break;
             case Suffix::ro: c.weights_read_once = true; break;
             case Suffix::mxr: c.mx_rows = true; break;
+            case Suffix::r8: c.eight_rows = true; break;
             case Suffix::gemv: c.gemv = true; break;
             case Suffix::mma: c.mma = static_cast<MmaPath>(s->value); break;
             case Suffix::gui: break;  // the one W1 layout; checked below

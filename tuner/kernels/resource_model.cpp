@@ -149,8 +149,10 @@ ResourceEstimate estimate_resources(const KernelConfig& c) {
         // (two weight vectors and two scale words), ~40 for addresses and the epilogue. ptxas (NVRTC
         // sm_90a): 16 rows 79-100 at 2 chunks ahead, 118-130 at 4, 164-166 at 8 (estimated 92, 112,
         // 152); 32 rows 128-164 and 161-168 (116, 136; the 16-warp tiles fit 128, which the estimate
-        // must allow).
-        return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c), 40 + 3 * c.tile_m / 2 + 8 + 10 * pipe};
+        // must allow). _r8: partial sums of 8 rows (product_rows).
+        const int product_rows = c.eight_rows ? 8 : c.tile_m;
+        return ResourceEstimate{row_tables * 4 * c.tile_m + dynamic_shared_bytes(c),
+                                40 + c.tile_m / 2 + product_rows + 8 + 10 * pipe};
     }
     if (c.shared_operands) {
         const int threads = 32 * c.warps;

@@ -45,6 +45,9 @@ std::optional<std::string> static_prune_reason(const KernelConfig& c, const data
 
     if (c.gemv && s.tokens > kGemvMaxTokens)
         return "gemv serves at most " + to_string(kGemvMaxTokens) + " tokens (a sort block's rows are its product's columns)";
+    if (c.eight_rows && s.tokens > kEightRowsMaxTokens)
+        return "r8 serves at most " + to_string(kEightRowsMaxTokens) +
+               " tokens (its products cover a tile's first 8 rows, all that so few tokens fill)";
     if (c.wgmma && limits.arch != "sm_90a") return "wgmma needs sm_90a (Hopper), not " + limits.arch;
     if (!warp_grid(c))
         return to_string(c.warps) + " warps cannot split a " + to_string(c.tile_m) + "x" + to_string(c.tile_n) +
