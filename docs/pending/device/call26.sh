@@ -18,11 +18,4 @@ measure_into measure_s1_1 1 'moe1_.*_t16x64x512_w4_nt_wgmma_gui(_fp8)?$'
 measure_into measure_s2_1 1 'moe2_.*_t16x128x256_atomic_nt_wgmma(_mxr)?$'
 python3 $D/pair_row.py $L/pair_ab.json $L/measure_s1_1.txt $L/measure_s2_1.txt $TB $OUT/tuned.csv; stamp "pair_row rc=$?"
 [ "${FULL:-1}" = 0 ] && return 0
-timeout 200 $B bench --shapes $S --tuned $OUT/tuned.csv --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
-  --rounds 5 --routings ${ROUTINGS:-8} --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
-LEFT=$(left)
-if [ $LEFT -gt 40 ]; then
-  timeout $(( LEFT - 10 )) python3 scripts/peer_torch.py --shapes $S --routings ${ROUTINGS:-8} --json $OUT/peer.json > $L/peer.txt 2>&1; stamp "peer rc=$?"
-  python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $L/bench.md > $L/plot.txt 2>&1; stamp "plot rc=$?"
-  cat $L/bench.md
-fi
+figures_of_record $OUT/tuned.csv

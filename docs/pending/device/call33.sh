@@ -5,12 +5,9 @@
 # Session 57 ran it for part 7 (the read-only HBM stream, landed since): on an H200 the one-token bench's HBM line
 # gives that card's measured ceiling beside the anchors' 4.27 TB/s.
 #   TARGETS="bench_gpu_test" STEPS=call33.sh bash docs/pending/device/p.sh
+source $D/steps.sh
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  timeout 100 $B bench --shapes $S --tuned $TB --rounds 3 --json $OUT/bench.json > $OUT/bench.txt 2>&1; stamp "bench rc=$?"
-  tail -16 $OUT/bench.txt | cut -c1-100
-  timeout 90 python3 scripts/peer_torch.py --shapes $S --json $OUT/peer.json > $OUT/peer.txt 2>&1; stamp "peer rc=$?"
-  python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $OUT/bench.md \
-    > $L/plot.txt 2>&1; stamp "plot rc=$?"
+  ROUNDS=3 figures_of_record $TB
 fi
 timeout 40 $B bench --shapes $S --tuned $TB --tokens 1 --rounds 3 --hbm-tbps 0 --peak-tflops 0 --json $L/peaks.json \
   > $L/peaks.txt 2>&1; stamp "peaks rc=$?"; grep HBM $L/peaks.txt

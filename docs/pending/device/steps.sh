@@ -50,3 +50,17 @@ mx_rows_table() {
   awk -F, 'BEGIN{OFS=","} NR>1 && $3<=256 {sub(/_nt_wgmma_gui$/, "_nt_wgmma_gui_fp8", $18); sub(/_nt_wgmma$/, "_nt_wgmma_mxr", $21)} {print}' \
     $1 > $2
 }
+# figures_of_record TABLE: the issue's figures with TABLE: `moetune bench` of all 15 buckets (ROUNDS, default 5;
+# ROUTINGS, default 8, each call's experts cold in L2 as a model's are) to $OUT/bench.json, then, where the call's
+# LIMIT leaves 40 s, peer_torch.py (the same routings) to $OUT/peer.json and plot_bench.py to $OUT/bench.png and
+# $OUT/bench.md. Each file is written as it is made, so a cut call keeps the first.
+figures_of_record() {
+  timeout 200 $B bench --shapes $S --tuned $1 --tokens 1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384 \
+    --rounds ${ROUNDS:-5} --routings ${ROUTINGS:-8} --json $OUT/bench.json > $L/bench.txt 2>&1; stamp "bench rc=$?"
+  [ "$(left)" -gt 40 ] || { stamp "figures_of_record: no time left for the peer"; return 1; }
+  timeout $(( $(left) - 10 )) python3 scripts/peer_torch.py --shapes $S --routings ${ROUTINGS:-8} --json $OUT/peer.json \
+    > $L/peer.txt 2>&1; stamp "peer rc=$?"
+  python3 scripts/plot_bench.py --bench $OUT/bench.json --peer $OUT/peer.json -o $OUT/bench.png --markdown $OUT/bench.md \
+    > $L/plot.txt 2>&1; stamp "plot rc=$?"
+  cat $OUT/bench.md
+}
