@@ -5,6 +5,9 @@
 # Logs go to $OUT/logs.tgz whatever happens; the steps print their verdicts.
 set -u
 D=docs/pending/device
+# A command without STEPS would build for ~40 s and then stop (session 68's call 3): stop before the build.
+: "${STEPS:?STEPS must name the step files to run (STEPS=callK.sh)}"
+for step in $STEPS; do [ -f $D/$step ] || { echo "no step file $D/$step" >&2; exit 2; }; done
 export PATH=/usr/local/cuda/bin:$PATH
 L=/tmp/logs; rm -rf $L; mkdir -p $L
 trap 'tar czf $OUT/logs.tgz -C $L .' EXIT
