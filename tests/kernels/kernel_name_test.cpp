@@ -1,5 +1,6 @@
 // The kernel-name grammar: the issue's examples, exact round trips over the whole search space,
 // and one rejection per way a name can be wrong.
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <utility>
@@ -11,6 +12,20 @@
 #include "support/catch.hpp"
 
 using namespace moetune::kernels;
+
+namespace {
+
+// Each of names is refused, with a reason.
+void check_refused(std::initializer_list<const char*> names) {
+    for (const char* bad : names) {
+        std::string why;
+        INFO(bad);
+        CHECK_FALSE(parse_kernel_name(bad, &why));
+        CHECK_FALSE(why.empty());
+    }
+}
+
+}  // namespace
 
 TEST_CASE("the issue's stage-1 example parses to its fields and prints back unchanged") {
     const std::string name = "moetune_moe1_afp8_wfp4_bf16_t32x128x256_w4_gui_fp8";
@@ -216,23 +231,18 @@ TEST_CASE("_ws follows _wgmma: the warp-specialised FP8 loop, 4 warps a consumer
         CHECK(grid->warps_m == c->tile_m / 16);
         CHECK(grid->warps_n == (c->tile_m == 64 && c->tile_n == 256 ? 2 : 1));  // side by side: either half
     }
-    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_ws_gui",      // 12 warps
-                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_mbf16_gui",   // FP8 only
-                            "moetune_moe1_afp8_wfp4_bf16_t128x256x128_smem_wgmma_ws_gui",         // 12 warps
-                            "moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_ws_gui",          // 12 warps (side by side)
-                            "moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_ws_gui",     // 64-128 rows
-                            "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w20_smem_wgmma_ws_gui",     // one team at 256 rows
-                            "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w20_smem_wgmma_ws_gui",     // one team at 128 x 256
-                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_w12_smem_wgmma_ws_gui",     // 8 warps
-                            "moetune_moe1_afp8_wfp4_bf16_t128x512x128_w12_smem_wgmma_ws_gui",     // 256 wide
-                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_ws_gui",               // with wgmma
-                            "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_smem_wgmma_ws",       // 64+ rows
-                            "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_gui_ws"}) {      // order
-        std::string why;
-        INFO(bad);
-        CHECK_FALSE(parse_kernel_name(bad, &why));
-        CHECK_FALSE(why.empty());
-    }
+    check_refused({"moetune_moe1_afp8_wfp4_bf16_t256x128x128_w16_smem_wgmma_ws_gui",      // 12 warps
+                   "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ws_mbf16_gui",   // FP8 only
+                   "moetune_moe1_afp8_wfp4_bf16_t128x256x128_smem_wgmma_ws_gui",         // 12 warps
+                   "moetune_moe1_afp8_wfp4_bf16_t64x256x128_smem_wgmma_ws_gui",          // 12 warps (side by side)
+                   "moetune_moe1_afp8_wfp4_bf16_t256x256x128_w16_smem_wgmma_ws_gui",     // 64-128 rows
+                   "moetune_moe1_afp8_wfp4_bf16_t256x128x128_w20_smem_wgmma_ws_gui",     // one team at 256 rows
+                   "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w20_smem_wgmma_ws_gui",     // one team at 128 x 256
+                   "moetune_moe1_afp8_wfp4_bf16_t128x128x128_w12_smem_wgmma_ws_gui",     // 8 warps
+                   "moetune_moe1_afp8_wfp4_bf16_t128x512x128_w12_smem_wgmma_ws_gui",     // 256 wide
+                   "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_ws_gui",               // with wgmma
+                   "moetune_moe2_afp8_wfp4_bf16_t32x128x128_atomic_smem_wgmma_ws",       // 64+ rows
+                   "moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_gui_ws"});      // order
 }
 
 TEST_CASE("_ro follows _ws and _f4w: weights read once copied evict-first, a knob of the warp-specialised loop only") {
@@ -246,14 +256,9 @@ TEST_CASE("_ro follows _ws and _f4w: weights read once copied evict-first, a kno
         CHECK(c->warp_specialised);
         CHECK(kernel_name(*c) == name);
     }
-    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ro_gui",              // without _ws
-                            "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_ro_f4w_gui",    // order
-                            "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w12_smem_wgmma_ro_ws"}) {  // order
-        std::string why;
-        INFO(bad);
-        CHECK_FALSE(parse_kernel_name(bad, &why));
-        CHECK_FALSE(why.empty());
-    }
+    check_refused({"moetune_moe1_afp8_wfp4_bf16_t128x128x128_smem_wgmma_ro_gui",              // without _ws
+                   "moetune_moe1_afp8_wfp4_bf16_t128x256x128_w12_smem_wgmma_ws_ro_f4w_gui",    // order
+                   "moetune_moe2_afp8_wfp4_bf16_t128x256x128_atomic_w12_smem_wgmma_ro_ws"});  // order
 }
 
 TEST_CASE("_mxr follows _ro: register-fed kernels reading MXFP8 rows; register-fed stage 1 may fuse its MXFP8 output") {
@@ -272,14 +277,9 @@ TEST_CASE("_mxr follows _ro: register-fed kernels reading MXFP8 rows; register-f
         CHECK(weight_copy(*c) == WeightCopy::e4m3_coded_fp4);
         CHECK(kernel_name(*c) == name);
     }
-    for (const char* bad : {"moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr",          // without _wgmma
-                            "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mxr",  // shared operands
-                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr_wgmma"}) {  // order
-        std::string why;
-        INFO(bad);
-        CHECK_FALSE(parse_kernel_name(bad, &why));
-        CHECK_FALSE(why.empty());
-    }
+    check_refused({"moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr",          // without _wgmma
+                   "moetune_moe2_afp8_wfp4_bf16_t64x128x128_atomic_w4_smem_wgmma_mxr",  // shared operands
+                   "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_mxr_wgmma"});  // order
 }
 
 TEST_CASE("_r8 follows _mxr: register-fed FP8 products of 16-row tiles over their first 8 rows") {
@@ -296,16 +296,11 @@ TEST_CASE("_r8 follows _mxr: register-fed FP8 products of 16-row tiles over thei
         CHECK(weight_copy(*c) == WeightCopy::e4m3_coded_fp4);
         CHECK(kernel_name(*c) == name);
     }
-    for (const char* bad : {"moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic_w16_nt_wgmma_r8",   // 32-row tiles
-                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_r8",             // without _wgmma
-                            "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_r8_gui",     // shared operands
-                            "moetune_moe2_afp8_wfp4_bf16_t16x32x128_atomic_w4_nt_r8_gemv",      // _gemv
-                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8_mxr"}) {  // order
-        std::string why;
-        INFO(bad);
-        CHECK_FALSE(parse_kernel_name(bad, &why));
-        CHECK_FALSE(why.empty());
-    }
+    check_refused({"moetune_moe2_afp8_wfp4_bf16_t32x256x256_atomic_w16_nt_wgmma_r8",   // 32-row tiles
+                   "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_r8",             // without _wgmma
+                   "moetune_moe1_afp8_wfp4_bf16_t64x128x128_w4_smem_wgmma_r8_gui",     // shared operands
+                   "moetune_moe2_afp8_wfp4_bf16_t16x32x128_atomic_w4_nt_r8_gemv",      // _gemv
+                   "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_nt_wgmma_r8_mxr"});  // order
 }
 
 TEST_CASE("_gemv follows _mxr: the few-token GEMVs on f16 products, 16-row tiles, K split among the warps") {
@@ -328,21 +323,16 @@ TEST_CASE("_gemv follows _mxr: the few-token GEMVs on f16 products, 16-row tiles
         CHECK(warps_per_gemv_tile(*c) == t.warps_a_tile);
         CHECK(kernel_name(*c) == t.name);
     }
-    for (const char* bad : {"moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_gemv_gui",            // without _nt
-                            "moetune_moe1_afp8_wfp4_bf16_t32x64x256_w16_nt_gemv_gui",         // tile_m 32
-                            "moetune_moe1_afp8_wfp4_bf16_t16x128x256_w16_nt_gemv_gui",        // two MX blocks
-                            "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w2_nt_gemv_gui",          // 2 warps, 4 tiles
-                            "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_gemv_gui_fp8",     // writes f16 rows
-                            "moetune_moe1_afp8_wfp4_bf16_t16x64x1024_w16_nt_gemv_gui",        // tile_k 1024
-                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_reduce_w2_nt_gemv",       // reduce
-                            "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_w8_nt_gemv",      // 8 tiles
-                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_wgmma_gemv",  // with wgmma
-                            "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_gemv_mbf16"}) {  // bf16 path
-        std::string why;
-        INFO(bad);
-        CHECK_FALSE(parse_kernel_name(bad, &why));
-        CHECK_FALSE(why.empty());
-    }
+    check_refused({"moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_gemv_gui",            // without _nt
+                   "moetune_moe1_afp8_wfp4_bf16_t32x64x256_w16_nt_gemv_gui",         // tile_m 32
+                   "moetune_moe1_afp8_wfp4_bf16_t16x128x256_w16_nt_gemv_gui",        // two MX blocks
+                   "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w2_nt_gemv_gui",          // 2 warps, 4 tiles
+                   "moetune_moe1_afp8_wfp4_bf16_t16x64x256_w16_nt_gemv_gui_fp8",     // writes f16 rows
+                   "moetune_moe1_afp8_wfp4_bf16_t16x64x1024_w16_nt_gemv_gui",        // tile_k 1024
+                   "moetune_moe2_afp8_wfp4_bf16_t16x16x256_reduce_w2_nt_gemv",       // reduce
+                   "moetune_moe2_afp8_wfp4_bf16_t16x128x256_atomic_w8_nt_gemv",      // 8 tiles
+                   "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_wgmma_gemv",  // with wgmma
+                   "moetune_moe2_afp8_wfp4_bf16_t16x16x256_atomic_w2_nt_gemv_mbf16"});  // bf16 path
 }
 
 TEST_CASE("every config of the search space round-trips through its name, and names are unique") {
